@@ -33,6 +33,18 @@
     .Call(`_dpglmnet_dpcd_path_cpp`, x, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, passes, selection, average, seed, secure, trace)
 }
 
+.simd_isa_cpp <- function() {
+    .Call(`_dpglmnet_simd_isa_cpp`)
+}
+
+.dense_sweep_cpp <- function(isa, family, eta, y, update_column, change, gradient_column, clip) {
+    .Call(`_dpglmnet_dense_sweep_cpp`, isa, family, eta, y, update_column, change, gradient_column, clip)
+}
+
+.simd_exp_cpp <- function(x) {
+    .Call(`_dpglmnet_simd_exp_cpp`, x)
+}
+
 .dpsgd_start_gradient_cpp <- function(x, y, family, intercept, clip, noise_sd, seed, secure) {
     .Call(`_dpglmnet_dpsgd_start_gradient_cpp`, x, y, family, intercept, clip, noise_sd, seed, secure)
 }

@@ -133,6 +133,45 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// simd_isa_cpp
+CharacterVector simd_isa_cpp();
+RcppExport SEXP _dpglmnet_simd_isa_cpp() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(simd_isa_cpp());
+    return rcpp_result_gen;
+END_RCPP
+}
+// dense_sweep_cpp
+List dense_sweep_cpp(std::string isa, std::string family, NumericVector eta, NumericVector y, SEXP update_column, double change, NumericVector gradient_column, double clip);
+RcppExport SEXP _dpglmnet_dense_sweep_cpp(SEXP isaSEXP, SEXP familySEXP, SEXP etaSEXP, SEXP ySEXP, SEXP update_columnSEXP, SEXP changeSEXP, SEXP gradient_columnSEXP, SEXP clipSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type isa(isaSEXP);
+    Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type eta(etaSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< SEXP >::type update_column(update_columnSEXP);
+    Rcpp::traits::input_parameter< double >::type change(changeSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type gradient_column(gradient_columnSEXP);
+    Rcpp::traits::input_parameter< double >::type clip(clipSEXP);
+    rcpp_result_gen = Rcpp::wrap(dense_sweep_cpp(isa, family, eta, y, update_column, change, gradient_column, clip));
+    return rcpp_result_gen;
+END_RCPP
+}
+// simd_exp_cpp
+NumericVector simd_exp_cpp(NumericVector x);
+RcppExport SEXP _dpglmnet_simd_exp_cpp(SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(simd_exp_cpp(x));
+    return rcpp_result_gen;
+END_RCPP
+}
 // dpsgd_start_gradient_cpp
 NumericVector dpsgd_start_gradient_cpp(SEXP x, NumericVector y, std::string family, bool intercept, double clip, double noise_sd, NumericVector seed, bool secure);
 RcppExport SEXP _dpglmnet_dpsgd_start_gradient_cpp(SEXP xSEXP, SEXP ySEXP, SEXP familySEXP, SEXP interceptSEXP, SEXP clipSEXP, SEXP noise_sdSEXP, SEXP seedSEXP, SEXP secureSEXP) {
@@ -255,6 +294,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_private_smoothness_cpp", (DL_FUNC) &_dpglmnet_private_smoothness_cpp, 6},
     {"_dpglmnet_dpcd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpcd_start_gradient_cpp, 7},
     {"_dpglmnet_dpcd_path_cpp", (DL_FUNC) &_dpglmnet_dpcd_path_cpp, 18},
+    {"_dpglmnet_simd_isa_cpp", (DL_FUNC) &_dpglmnet_simd_isa_cpp, 0},
+    {"_dpglmnet_dense_sweep_cpp", (DL_FUNC) &_dpglmnet_dense_sweep_cpp, 8},
+    {"_dpglmnet_simd_exp_cpp", (DL_FUNC) &_dpglmnet_simd_exp_cpp, 1},
     {"_dpglmnet_dpsgd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpsgd_start_gradient_cpp, 8},
     {"_dpglmnet_dpsgd_path_cpp", (DL_FUNC) &_dpglmnet_dpsgd_path_cpp, 17},
     {"_dpglmnet_rdp_subsampled_gaussian_cpp", (DL_FUNC) &_dpglmnet_rdp_subsampled_gaussian_cpp, 4},

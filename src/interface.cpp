@@ -12,6 +12,7 @@
 #include "dpglmnet/dpcd.h"
 #include "dpglmnet/dpsgd.h"
 #include "dpglmnet/gdp_accountant.h"
+#include "dpglmnet/kernels.h"
 #include "dpglmnet/loss.h"
 #include "dpglmnet/path.h"
 #include "dpglmnet/random.h"
@@ -197,6 +198,60 @@ List dpcd_path_cpp(SEXP x, NumericVector y, std::string family, bool intercept,
                            progress(trace, lambdas.size())),
         design.cols(), static_cast<int>(lambdas.size()));
   });
+}
+
+// The instruction sets of the dense sweeps this processor runs, best first.
+// [[Rcpp::export(.simd_isa_cpp)]]
+CharacterVector simd_isa_cpp() {
+  CharacterVector out;
+  for (auto isa : {dpglmnet::kernels::Isa::avx512, dpglmnet::kernels::Isa::avx2,
+                   dpglmnet::kernels::Isa::baseline})
+    if (dpglmnet::kernels::isa_supported(isa))
+      out.push_back(dpglmnet::kernels::isa_name(isa));
+  return out;
+}
+
+// Test hook: one dense sweep (kernels.h) compiled for `isa`, which R has
+// checked is in .simd_isa_cpp(). Returns the clipped gradient sum and eta.
+// [[Rcpp::export(.dense_sweep_cpp)]]
+List dense_sweep_cpp(std::string isa, std::string family, NumericVector eta,
+                     NumericVector y, SEXP update_column, double change,
+                     NumericVector gradient_column, double clip) {
+  clear_avx_upper_state();
+  using dpglmnet::kernels::Isa;
+  const Isa chosen = isa == "avx512" ? Isa::avx512 : isa == "avx2" ? Isa::avx2
+                                                                   : Isa::baseline;
+  NumericVector out = clone(eta);
+  const bool update = !Rf_isNull(update_column);
+  const double* u = update ? REAL(update_column) : nullptr;
+  auto run = [&](auto loss) {
+    using Loss = decltype(loss);
+    auto sweep = update ? dpglmnet::kernels::dense_sweep<Loss, true>(chosen)
+                        : dpglmnet::kernels::dense_sweep<Loss, false>(chosen);
+    return sweep(static_cast<int>(out.size()), out.begin(), y.begin(), u, change,
+                 gradient_column.begin(), clip);
+  };
+  const double sum = family == "binomial" ? run(dpglmnet::LogisticLoss())
+                                          : run(dpglmnet::SquaredLoss());
+  return List::create(Named("sum") = sum, Named("eta") = out);
+}
+
+// Test hook: simd::exp_in_place on baseline packs (a short tail is padded).
+// [[Rcpp::export(.simd_exp_cpp)]]
+NumericVector simd_exp_cpp(NumericVector x) {
+  clear_avx_upper_state();
+  constexpr int width = dpglmnet::simd::kBaselineWidth;
+  NumericVector out(x.size());
+  for (R_xlen_t i = 0; i < x.size(); i += width) {
+    double lanes[width] = {};
+    for (R_xlen_t k = 0; k < width && i + k < x.size(); ++k) lanes[k] = x[i + k];
+    dpglmnet::simd::Pack<width> v;
+    dpglmnet::simd::load<width>(v, lanes);
+    dpglmnet::simd::exp_in_place<width>(v);
+    dpglmnet::simd::store<width>(lanes, v);
+    for (R_xlen_t k = 0; k < width && i + k < x.size(); ++k) out[i + k] = lanes[k];
+  }
+  return out;
 }
 
 // [[Rcpp::export(.dpsgd_start_gradient_cpp)]]

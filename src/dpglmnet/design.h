@@ -17,11 +17,14 @@ class DenseDesign {
   int rows() const { return n_; }
   int cols() const { return p_; }
   static constexpr bool is_sparse = false;
+  const double* column(int j) const {
+    return values_ + static_cast<std::size_t>(j) * n_;
+  }
 
   template <class F>
   void for_each_in_column(int j, F&& f) const {
-    const double* column = values_ + static_cast<std::size_t>(j) * n_;
-    for (int i = 0; i < n_; ++i) f(i, column[i]);
+    const double* values = column(j);
+    for (int i = 0; i < n_; ++i) f(i, values[i]);
   }
 
  private:

@@ -10,6 +10,8 @@
 //   b_j <- prox_{gamma_j psi_j}(b_j - gamma_j g_j).
 // The linear predictor eta is kept up to date, so a step costs O(n) dense and
 // O(nnz of column j) sparse, and nothing is allocated after construction.
+// A step's update of eta is deferred and fused with the next step's gradient
+// into one sweep over the records (kernels.h).
 // Privacy is accounted by the caller: every step is one Gaussian release.
 #ifndef DPGLMNET_DPCD_H
 #define DPGLMNET_DPCD_H
@@ -18,6 +20,7 @@
 #include <numeric>
 #include <vector>
 
+#include "kernels.h"
 #include "penalty.h"
 #include "random.h"
 
@@ -42,7 +45,7 @@ class DPCoordinateDescent {
         coordinates_(x.cols() + (intercept ? 1 : 0)),
         settings_(std::move(settings)), passes_(passes),
         selection_(selection), average_(average), rng_(rng),
-        coef_(coordinates_, 0.0), eta_(n_, 0.0), order_(coordinates_),
+        sweeper_(x, y), coef_(coordinates_, 0.0), eta_(n_, 0.0), order_(coordinates_),
         average_sum_(average ? coordinates_ : 0, 0.0),
         last_counted_(average ? coordinates_ : 0, 0) {
     std::iota(order_.begin(), order_.end(), 0);
@@ -77,6 +80,7 @@ class DPCoordinateDescent {
         update(j, penalty);
       }
       if (average_) {
+        apply_pending_change();
         for (int j = 0; j < coordinates_; ++j) {
           average_sum_[j] += coef_[j] * (steps - last_counted_[j]);
           coef_[j] = average_sum_[j] / steps;
@@ -84,6 +88,7 @@ class DPCoordinateDescent {
         recompute_linear_predictor();
       }
     }
+    apply_pending_change();
   }
 
   // The released (clipped, noisy) gradient of coordinate j at the current
@@ -95,46 +100,33 @@ class DPCoordinateDescent {
   }
 
  private:
+  void apply_pending_change() {
+    sweeper_.apply(eta_.data(), pending_coordinate_, pending_change_);
+    pending_coordinate_ = -1;
+  }
+
   void update(int j, const ElasticNetPenalty& penalty) {
     const double gamma = settings_.step[j];
     if (!(gamma > 0.0)) return;  // constant-zero column (epsilon = Inf only)
     const double old = coef_[j];
     const double moved = old - gamma * private_gradient(j);
     const double updated = j < p_ ? penalty.prox(j, moved, gamma) : moved;
-    const double change = updated - old;
-    if (change == 0.0) return;
+    if (updated == old) return;
     coef_[j] = updated;
-    if (j < p_) {
-      x_.for_each_in_column(j, [&](int i, double v) { eta_[i] += change * v; });
-    } else {
-      for (int i = 0; i < n_; ++i) eta_[i] += change;
-    }
+    pending_coordinate_ = j;
+    pending_change_ = updated - old;
   }
 
-  // Clamp to [-c, c] written as the ternaries that compile to branch-free
-  // minsd/maxsd: with std::min/std::max the compiler emitted branches, and
-  // clipping that binds for about half the records mispredicted them (5x
-  // slower passes, measured).
-  static double clamp_abs(double v, double c) {
-    v = v < c ? v : c;
-    return v > -c ? v : -c;
-  }
-
-  double clipped_gradient(int j) const {
-    const double c = settings_.clip[j];
-    double sum = 0.0;
-    if (j < p_) {
-      x_.for_each_in_column(j, [&](int i, double v) {
-        sum += clamp_abs(Loss::derivative(eta_[i], y_[i]) * v, c);
-      });
-    } else {
-      for (int i = 0; i < n_; ++i)
-        sum += clamp_abs(Loss::derivative(eta_[i], y_[i]), c);
-    }
+  // (1/n) sum_i clamp(l'(eta_i, y_i) x_ij, C_j), after the pending update.
+  double clipped_gradient(int j) {
+    const double sum = sweeper_.update_then_gradient(
+        eta_.data(), pending_coordinate_, pending_change_, j, settings_.clip[j]);
+    pending_coordinate_ = -1;
     return sum / n_;
   }
 
   void recompute_linear_predictor() {
+    pending_coordinate_ = -1;
     const double b0 = coordinates_ > p_ ? coef_[p_] : 0.0;
     std::fill(eta_.begin(), eta_.end(), b0);
     for (int j = 0; j < p_; ++j) {
@@ -152,10 +144,14 @@ class DPCoordinateDescent {
   const Selection selection_;
   const bool average_;
   RandomSource& rng_;
+  const ColumnSweeper<Design, Loss> sweeper_;
   std::vector<double> coef_, eta_;
   std::vector<int> order_;
   std::vector<double> average_sum_;
   std::vector<int> last_counted_;
+  // The update of the last step, not yet applied to eta (-1: none).
+  int pending_coordinate_ = -1;
+  double pending_change_ = 0.0;
 };
 
 }  // namespace dpglmnet

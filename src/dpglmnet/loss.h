@@ -5,16 +5,24 @@
 // curvature: an upper bound on the second derivative in eta, so that the
 // per-record smoothness of coordinate j is curvature * x_ij^2 (Mangold et al.
 // 2022, Sec. 5.3): 1 for least squares, 1/4 for the logistic loss.
+// pack_derivative(eta, y) overwrites a simd::Pack of eta with the
+// derivatives, for the dense hot loops (kernels.h).
 #ifndef DPGLMNET_LOSS_H
 #define DPGLMNET_LOSS_H
 
 #include <cmath>
+
+#include "simd.h"
 
 namespace dpglmnet {
 
 struct SquaredLoss {
   static constexpr double curvature = 1.0;
   static double derivative(double eta, double y) { return eta - y; }
+  template <int W>
+  static inline void pack_derivative(simd::Pack<W>& eta, const simd::Pack<W>& y) {
+    eta -= y;
+  }
   static double value(double eta, double y) {
     const double r = y - eta;
     return 0.5 * r * r;
@@ -25,6 +33,15 @@ struct LogisticLoss {
   static constexpr double curvature = 0.25;
   static double derivative(double eta, double y) {
     return 1.0 / (1.0 + std::exp(-eta)) - y;
+  }
+  // The same on a pack, with simd::exp_in_place (clamped: no inf, no subnormal).
+  template <int W>
+  static inline void pack_derivative(simd::Pack<W>& eta, const simd::Pack<W>& y) {
+    eta = -eta;
+    simd::exp_in_place<W>(eta);
+    eta += 1.0;
+    simd::reciprocal_in_place<W>(eta);
+    eta -= y;
   }
   // log(1 + e^eta) - y eta, without overflow.
   static double value(double eta, double y) {

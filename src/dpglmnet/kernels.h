@@ -1,0 +1,240 @@
+// The record sweep of a coordinate step (DP-CD, Algorithm 1 of Mangold et
+// al. 2022, with the linear predictor kept up to date): after coordinate j
+// moved by `change`,
+//   eta_i += change * x_ij                           for every record i,
+// and the clipped gradient sum of the next coordinate k is
+//   sum_i clamp(l'(eta_i, y_i) x_ik, [-C_k, C_k]).
+// ColumnSweeper does both in one pass over the records, so a step reads eta
+// once instead of twice. Coordinate p (= cols()) is the intercept, whose
+// feature is the constant 1.
+//
+// Dense x runs SIMD loops (simd.h) compiled three times, for baseline x86-64
+// (or any other processor), AVX2+FMA and AVX-512, and chosen once at run time
+// from what the processor supports; the logistic loss then costs one vector
+// exp per 8 records instead of a scalar libm call per record. Sparse x visits
+// the stored entries of the two columns (O(nnz)), in scalar code.
+#ifndef DPGLMNET_KERNELS_H
+#define DPGLMNET_KERNELS_H
+
+#include <string>
+#include <vector>
+
+#include "design.h"
+#include "simd.h"
+
+namespace dpglmnet {
+namespace kernels {
+
+// One pack of the sweep: eta updated (and stored) when Update, then the
+// clipped gradient terms added to total.
+template <class Loss, bool Update, int Width>
+inline void dense_sweep_pack(double* eta, const double* y, const double* update_column,
+                             double change, const double* gradient_column,
+                             const simd::Pack<Width>& c, simd::Pack<Width>& total) {
+  simd::Pack<Width> e, target, x;
+  simd::load<Width>(e, eta);
+  if (Update) {
+    simd::load<Width>(x, update_column);
+    e += change * x;
+    simd::store<Width>(eta, e);
+  }
+  simd::load<Width>(target, y);
+  Loss::template pack_derivative<Width>(e, target);
+  simd::load<Width>(x, gradient_column);
+  e *= x;
+  simd::clamp_abs<Width>(e, c);
+  total += e;
+}
+
+// Dense sweep over n records, Width doubles per pack and two packs per
+// iteration (two accumulators: independent chains overlap in the core).
+template <class Loss, bool Update, int Width>
+inline double dense_sweep_body(int n, double* eta, const double* y,
+                               const double* update_column, double change,
+                               const double* gradient_column, double clip) {
+  typedef simd::Pack<Width> P;
+  const P zero = {};
+  const P c = zero + clip;
+  P total0 = zero, total1 = zero;
+  int i = 0;
+  for (; i + 2 * Width <= n; i += 2 * Width) {
+    dense_sweep_pack<Loss, Update, Width>(eta + i, y + i, update_column + i, change,
+                                          gradient_column + i, c, total0);
+    dense_sweep_pack<Loss, Update, Width>(eta + i + Width, y + i + Width,
+                                          update_column + i + Width, change,
+                                          gradient_column + i + Width, c, total1);
+  }
+  total0 += total1;
+  double sum = simd::horizontal_sum<Width>(total0);
+  for (; i < n; ++i) {
+    if (Update) eta[i] += change * update_column[i];
+    double v = Loss::derivative(eta[i], y[i]) * gradient_column[i];
+    v = v < clip ? v : clip;
+    sum += v > -clip ? v : -clip;
+  }
+  return sum;
+}
+
+// Every helper of a sweep is inlined into it, so it runs in the variant's
+// instruction set (GCC/Clang's flatten).
+#if defined(__GNUC__) || defined(__clang__)
+#define DPGLMNET_FLATTEN __attribute__((flatten))
+#else
+#define DPGLMNET_FLATTEN
+#endif
+
+enum class Isa { baseline, avx2, avx512 };
+
+inline const char* isa_name(Isa isa) {
+  switch (isa) {
+    case Isa::avx512: return "avx512";
+    case Isa::avx2: return "avx2";
+    default: return "baseline";
+  }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define DPGLMNET_X86_DISPATCH 1
+inline bool isa_supported(Isa isa) {
+  switch (isa) {
+    case Isa::avx512: return __builtin_cpu_supports("avx512f");
+    case Isa::avx2:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    default: return true;
+  }
+}
+#else
+#define DPGLMNET_X86_DISPATCH 0
+inline bool isa_supported(Isa isa) { return isa == Isa::baseline; }
+#endif
+
+// The fastest instruction set this processor runs. AVX-512 first: measured
+// faster than AVX2 on the logistic sweep (Xeon, Cascade Lake).
+inline Isa best_isa() {
+  static const Isa best = isa_supported(Isa::avx512) ? Isa::avx512
+                          : isa_supported(Isa::avx2) ? Isa::avx2
+                                                     : Isa::baseline;
+  return best;
+}
+
+typedef double (*DenseSweep)(int, double*, const double*, const double*, double,
+                             const double*, double);
+
+template <class Loss, bool Update>
+DPGLMNET_FLATTEN double dense_sweep_baseline(int n, double* eta, const double* y, const double* u,
+                            double change, const double* g, double clip) {
+  return dense_sweep_body<Loss, Update, simd::kBaselineWidth>(n, eta, y, u, change, g, clip);
+}
+
+#if DPGLMNET_X86_DISPATCH
+template <class Loss, bool Update>
+__attribute__((flatten, target("avx2,fma"))) double dense_sweep_avx2(
+    int n, double* eta, const double* y, const double* u, double change,
+    const double* g, double clip) {
+  return dense_sweep_body<Loss, Update, 4>(n, eta, y, u, change, g, clip);
+}
+
+template <class Loss, bool Update>
+__attribute__((flatten, target("avx512f,avx512dq,fma"))) double dense_sweep_avx512(
+    int n, double* eta, const double* y, const double* u, double change,
+    const double* g, double clip) {
+  return dense_sweep_body<Loss, Update, 8>(n, eta, y, u, change, g, clip);
+}
+#endif
+
+// The sweep compiled for `isa`, which the caller has checked is supported.
+template <class Loss, bool Update>
+DenseSweep dense_sweep(Isa isa) {
+#if DPGLMNET_X86_DISPATCH
+  if (isa == Isa::avx512) return dense_sweep_avx512<Loss, Update>;
+  if (isa == Isa::avx2) return dense_sweep_avx2<Loss, Update>;
+#endif
+  (void)isa;
+  return dense_sweep_baseline<Loss, Update>;
+}
+
+}  // namespace kernels
+
+// Generic (sparse) sweeps through Design::for_each_in_column.
+template <class Design, class Loss>
+class ColumnSweeper {
+ public:
+  ColumnSweeper(const Design& x, const double* y, kernels::Isa = kernels::best_isa())
+      : x_(x), y_(y), n_(x.rows()), p_(x.cols()) {}
+
+  // eta += change * column(update) when update >= 0; then the clipped
+  // gradient sum of column `gradient`.
+  double update_then_gradient(double* eta, int update, double change,
+                              int gradient, double clip) const {
+    apply(eta, update, change);
+    double sum = 0.0;
+    if (gradient < p_) {
+      x_.for_each_in_column(gradient, [&](int i, double v) {
+        sum += clamp_abs(Loss::derivative(eta[i], y_[i]) * v, clip);
+      });
+    } else {
+      for (int i = 0; i < n_; ++i) sum += clamp_abs(Loss::derivative(eta[i], y_[i]), clip);
+    }
+    return sum;
+  }
+
+  // eta += change * column(update) alone (update < 0: nothing).
+  void apply(double* eta, int update, double change) const {
+    if (update < 0 || change == 0.0) return;
+    if (update < p_) {
+      x_.for_each_in_column(update, [&](int i, double v) { eta[i] += change * v; });
+    } else {
+      for (int i = 0; i < n_; ++i) eta[i] += change;
+    }
+  }
+
+ private:
+  // Branch-free minsd/maxsd: std::min/max compiled to branches that
+  // mispredicted when clipping binds for about half the records (5x slower).
+  static double clamp_abs(double v, double c) {
+    v = v < c ? v : c;
+    return v > -c ? v : -c;
+  }
+
+  const Design& x_;
+  const double* y_;
+  const int n_, p_;
+};
+
+// Dense: one fused SIMD pass; the intercept's column is a stored vector of ones.
+template <class Loss>
+class ColumnSweeper<DenseDesign, Loss> {
+ public:
+  ColumnSweeper(const DenseDesign& x, const double* y,
+                kernels::Isa isa = kernels::best_isa())
+      : x_(x), y_(y), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
+        update_and_gradient_(kernels::dense_sweep<Loss, true>(isa)),
+        gradient_only_(kernels::dense_sweep<Loss, false>(isa)) {}
+
+  double update_then_gradient(double* eta, int update, double change,
+                              int gradient, double clip) const {
+    if (update >= 0 && change != 0.0)
+      return update_and_gradient_(n_, eta, y_, column(update), change,
+                                  column(gradient), clip);
+    return gradient_only_(n_, eta, y_, nullptr, 0.0, column(gradient), clip);
+  }
+
+  void apply(double* eta, int update, double change) const {
+    if (update < 0 || change == 0.0) return;
+    const double* u = column(update);
+    for (int i = 0; i < n_; ++i) eta[i] += change * u[i];
+  }
+
+ private:
+  const double* column(int j) const { return j < p_ ? x_.column(j) : ones_.data(); }
+
+  const DenseDesign& x_;
+  const double* y_;
+  const int n_, p_;
+  const std::vector<double> ones_;
+  const kernels::DenseSweep update_and_gradient_, gradient_only_;
+};
+
+}  // namespace dpglmnet
+
+#endif  // DPGLMNET_KERNELS_H
