@@ -236,7 +236,8 @@ List dense_sweep_cpp(std::string isa, std::string family, NumericVector eta,
   return List::create(Named("sum") = sum, Named("eta") = out);
 }
 
-// Test hook: simd::exp_in_place on baseline packs (a short tail is padded).
+// Test hook: simd::exp_in_place on baseline packs, arguments clamped to
+// [-kExpLimit, kExpLimit] (a short tail is padded).
 // [[Rcpp::export(.simd_exp_cpp)]]
 NumericVector simd_exp_cpp(NumericVector x) {
   clear_avx_upper_state();
@@ -247,6 +248,8 @@ NumericVector simd_exp_cpp(NumericVector x) {
     for (R_xlen_t k = 0; k < width && i + k < x.size(); ++k) lanes[k] = x[i + k];
     dpglmnet::simd::Pack<width> v;
     dpglmnet::simd::load<width>(v, lanes);
+    dpglmnet::simd::clamp_abs<width>(v, dpglmnet::simd::Pack<width>{} +
+                                            dpglmnet::simd::kExpLimit);
     dpglmnet::simd::exp_in_place<width>(v);
     dpglmnet::simd::store<width>(lanes, v);
     for (R_xlen_t k = 0; k < width && i + k < x.size(); ++k) out[i + k] = lanes[k];

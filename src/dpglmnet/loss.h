@@ -37,11 +37,11 @@ struct LogisticLoss {
   // The same on a pack, with simd::exp_in_place (clamped: no inf, no subnormal).
   template <int W>
   static inline void pack_derivative(simd::Pack<W>& eta, const simd::Pack<W>& y) {
+    // Clamped before negating, so that it compiles to minpd / maxpd.
+    simd::clamp_abs<W>(eta, simd::Pack<W>{} + simd::kExpLimit);
     eta = -eta;
     simd::exp_in_place<W>(eta);
-    eta += 1.0;
-    simd::reciprocal_in_place<W>(eta);
-    eta -= y;
+    eta = 1.0 / (1.0 + eta) - y;
   }
   // log(1 + e^eta) - y eta, without overflow.
   static double value(double eta, double y) {
