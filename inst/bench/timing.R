@@ -27,6 +27,9 @@ median_time <- function(expr_fn) {
     elapsed / calls
   }, numeric(1)))
 }
+cat("Dense DP-CD sweeps run with:", dpglmnet:::.simd_isa_cpp()[1],
+    "(instruction sets this processor supports, best first:",
+    paste(dpglmnet:::.simd_isa_cpp(), collapse = ", "), ")\n\n")
 published <- paper_tables()$table3
 datasets <- c(electricity = "electricity_imbalanced",
               california = "california_imbalanced", sparse = "sparse_lasso")
