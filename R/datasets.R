@@ -193,33 +193,65 @@ check_seed <- function(seed) {
 #'
 #' The synthetic dataset of the DP-CD experiments (Mangold et al., ICML 2022,
 #' Section 6): `n` records of `p` independent standard Gaussian features and
-#' a noisy linear response that depends on `active` of them.
+#' a noisy linear response that depends on `active` of them, with the LASSO
+#' penalty at which it is studied.
 #'
-#' `beta` has `active` non-zero entries at positions drawn uniformly without
-#' replacement; each is drawn uniformly between 0.5 and 1 and given a random
-#' sign, so every active feature matters. `y = x %*% beta + e` with `e` independent
-#' N(0, `noise`^2). The paper uses n = p = 1000 and 10 active features and
-#' does not publish its choice of `beta` or of the noise level.
+#' `beta` has `active` non-zero entries, at positions drawn uniformly without
+#' replacement, each +1 or -1 with equal probability. `y = x %*% beta + e`
+#' with `e` independent N(0, `noise`^2). The returned `lambda` is the
+#' "universal" LASSO penalty `noise * sqrt(2 log(p) / n)` (Bickel, Ritov and
+#' Tsybakov 2009): it sits just above the largest correlation of the `p -
+#' active` null features with the noise, so the LASSO keeps the active
+#' features (each of size 1, far above `lambda`) and about no others.
+#'
+#' The paper publishes neither `beta`, the noise level nor lambda, only the
+#' relative error of the starting point w = 0, `F(0) / F* - 1 = 0.7551`
+#' (DP-SGD never leaves it). The default `noise` is derived to match it.
+#' With k = `active` unit coefficients, lambda = s t, t = sqrt(2 log(p) / n),
+#' and a LASSO solution that keeps exactly the active features, to first
+#' order
+#'
+#' * `E F(0) = (k + s^2) / 2`;
+#' * `E F* = s^2 (1 - k/n) / 2 + k lambda^2 / 2 + lambda (k - k lambda)`:
+#'   least squares on the k active columns absorbs k/n of the noise, the
+#'   shrinkage by lambda adds `k lambda^2 / 2` of squared residual, and the
+#'   penalty is lambda times the shrunk l1 norm `k (1 - lambda)`.
+#'
+#' Setting `E F(0) = rho E F*` with `rho = 1.7551` gives the quadratic
+#' `(rho (1 - k/n - k t^2) - 1) s^2 + 2 rho k t s - k = 0`, whose positive
+#' root for n = p = 1000, k = 10 is s = 1.962; the default is `noise = 1.96`.
+#' Over seeds 1 to 10 the start error is then 0.742 on average (0.66 to
+#' 0.83: the realised noise and signal vary by a few percent from draw to
+#' draw) and the LASSO solution has 10 or 11 non-zeros.
 #'
 #' @param n Number of records.
 #' @param p Number of features.
 #' @param active Number of non-zero entries of `beta`, between 0 and `p`.
-#' @param noise Standard deviation of the Gaussian noise added to `y`.
+#' @param noise Standard deviation of the Gaussian noise added to `y`; the
+#'   default is calibrated to the paper's start error (see Details).
 #' @param seed `NULL` to draw from the current random number stream, or a
 #'   whole number: the data are then drawn after `set.seed(seed)` (with the
 #'   current [RNGkind()]) and the caller's random number stream is left as it
 #'   was.
-#' @return A list with `x` (an `n` by `p` matrix), `y` (a numeric vector) and
-#'   `beta` (the true coefficients).
+#' @return A list with `x` (an `n` by `p` matrix), `y` (a numeric vector),
+#'   `beta` (the true coefficients) and `lambda` (the LASSO penalty
+#'   `noise * sqrt(2 log(p) / n)`, a function of the simulation's parameters
+#'   only).
 #' @references Mangold, P., Bellet, A., Salmon, J. and Tommasi, M. (2022).
 #'   Differentially private coordinate descent for composite empirical risk
 #'   minimization. *ICML 2022*. <arXiv:2110.11688>
-#' @seealso [simulate_imbalanced()] for features with imbalanced smoothness.
+#'
+#'   Bickel, P. J., Ritov, Y. and Tsybakov, A. B. (2009). Simultaneous
+#'   analysis of Lasso and Dantzig selector. *Annals of Statistics* 37(4),
+#'   1705-1732.
+#' @seealso [simulate_imbalanced()] for features with imbalanced smoothness;
+#'   [paper_problem()] for the problem built on it.
 #' @examples
 #' data <- simulate_sparse_lasso(n = 200, p = 50, active = 5, seed = 1)
 #' which(data$beta != 0)
+#' data$lambda
 #' @export
-simulate_sparse_lasso <- function(n = 1000, p = 1000, active = 10, noise = 0.1,
+simulate_sparse_lasso <- function(n = 1000, p = 1000, active = 10, noise = 1.96,
                                   seed = NULL) {
   n <- check_numeric(n, "n", lower = 1, integer = TRUE)
   p <- check_numeric(p, "p", lower = 1, integer = TRUE)
@@ -230,11 +262,32 @@ simulate_sparse_lasso <- function(n = 1000, p = 1000, active = 10, noise = 0.1,
     x <- matrix(stats::rnorm(n * p), n, p)
     beta <- numeric(p)
     positions <- sort(sample.int(p, active))
-    beta[positions] <- sample(c(-1, 1), active, replace = TRUE) *
-      stats::runif(active, 0.5, 1)
+    beta[positions] <- sample(c(-1, 1), active, replace = TRUE)
     y <- drop(x %*% beta) + stats::rnorm(n, 0, noise)
-    list(x = x, y = y, beta = beta)
+    list(x = x, y = y, beta = beta, lambda = sparse_lasso_lambda(noise, n, p))
   })
+}
+
+# The universal LASSO penalty noise * sqrt(2 log(p) / n) of the Sparse LASSO
+# simulation (see simulate_sparse_lasso()).
+sparse_lasso_lambda <- function(noise, n, p) {
+  noise * sqrt(2 * log(p) / n)
+}
+
+# The noise level at which the Sparse LASSO's start error F(0)/F* - 1 is
+# `start_error` to first order, for `active` unit coefficients and lambda =
+# noise * sqrt(2 log(p) / n): the positive root of
+# (rho (1 - k/n - k t^2) - 1) s^2 + 2 rho k t s - k = 0, rho = 1 + start_error
+# (derivation in ?simulate_sparse_lasso). 1.962 for the paper's n = p = 1000,
+# k = 10 and start error 0.7551 (the default noise of simulate_sparse_lasso()
+# is this, rounded to 1.96).
+sparse_lasso_noise <- function(n = 1000, p = 1000, active = 10,
+                               start_error = 0.7551) {
+  rho <- 1 + start_error
+  t <- sqrt(2 * log(p) / n)
+  a <- rho * (1 - active / n - active * t^2) - 1
+  b <- 2 * rho * active * t
+  (-b + sqrt(b^2 + 4 * a * active)) / (2 * a)
 }
 
 #' Simulate data with imbalanced coordinate smoothness

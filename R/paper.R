@@ -14,8 +14,10 @@ paper_problem_names <- c("electricity_imbalanced", "electricity_balanced",
 #' "imbalanced" columns with lambda = 1, or standardized "balanced" ones with
 #' lambda = 0.1), Electricity (L2-regularized logistic regression with
 #' lambda = 1/n, raw or standardized), and the synthetic Sparse LASSO
-#' (n = p = 1000, 10 active features, epsilon = 10). No intercept;
-#' epsilon = 1 (10 for Sparse LASSO) and delta = 1/n^2.
+#' (n = p = 1000, 10 active features, epsilon = 10; data and lambda from
+#' [simulate_sparse_lasso()], calibrated to the paper's start error 0.7551
+#' since the paper publishes neither). No intercept; epsilon = 1 (10 for
+#' Sparse LASSO) and delta = 1/n^2.
 #'
 #' When the real data are not found (see [dpglmnet_data_dir()]) the problem
 #' is built on generated data of the same shape and imbalance (with a message
@@ -52,6 +54,7 @@ paper_problem <- function(name = paper_problem_names, path = dpglmnet_data_dir()
     sim <- simulate_sparse_lasso(seed = seed)
     x <- sim$x
     y <- sim$y
+    sparse_lambda <- sim$lambda
     family <- "gaussian"
   } else {
     file <- if (is.null(path)) "" else file.path(path, paste0(dataset, ".csv"))
@@ -84,7 +87,7 @@ paper_problem <- function(name = paper_problem_names, path = dpglmnet_data_dir()
   lambda <- switch(dataset,
                    california = if (balanced) 0.1 else 1,
                    electricity = 1 / n,
-                   sparse = sparse_lasso_lambda(x, y))
+                   sparse = sparse_lambda)
   tables <- paper_tables()
   list(
     name = name, x = x, y = y, family = family,
@@ -97,13 +100,6 @@ paper_problem <- function(name = paper_problem_names, path = dpglmnet_data_dir()
     published = list(table2 = tables$table2[tables$table2$problem == name, ],
                      table3 = tables$table3[tables$table3$dataset == dataset, ])
   )
-}
-
-# The paper does not publish its Sparse LASSO lambda; we take the one at
-# which the non-private LASSO has about 10 non-zero coefficients: a tenth of
-# lambda_max = max_j |x_j'y| / n.
-sparse_lasso_lambda <- function(x, y) {
-  0.1 * max(abs(crossprod(x, y))) / nrow(x)
 }
 
 #' The DP-CD paper's published results
@@ -166,7 +162,11 @@ paper_tables <- function() {
 #' convergence). `paper_grid()` returns the paper's tuning grid
 #' (App. G.1: step 10 log-spaced values in \[1e-2, 10\] for DP-CD and
 #' \[1e-6, 1\] for DP-SGD, clipping 100 log-spaced values in \[1e-3, 1e6\],
-#' passes 2, 5, 10, 20, 50) or a small one for quick runs.
+#' passes 2, 5, 10, 20, 50) or a small one (3 steps, one clipping threshold
+#' per decade from 0.1 to 1e4) meant as the coarse stage of a
+#' coarse-then-fine search (`refine`, see [tune_nonprivate()]): with
+#' `refine = 3` it resolves the threshold to 1/8 of a decade for about 45
+#' points per number of passes, against the full grid's 1000.
 #' `paper_experiment()` tunes a solver on the grid with [tune_nonprivate()]
 #' and then runs the best setting for each number of passes `final_seeds`
 #' times, reporting the relative error `(F - F*) / F*` (mean, sd, min, max).
@@ -189,10 +189,21 @@ paper_tables <- function() {
 #' @param reference The optimum `F*` (default: `paper_reference(problem)`).
 #' @param batch.size DP-SGD minibatch size (the paper's 10).
 #' @param passes Passes of the reference solver.
+#' @param refine Rounds of local refinement after the grid, as for
+#'   [tune_nonprivate()] (0: the grid only).
+#' @param selection Coordinate order(s) of DP-CD and DP-CD-P (see
+#'   [dpglmnet()]): by default the package's, a fresh random permutation
+#'   each pass (the paper draws coordinates uniformly at random). With
+#'   several, each is tuned and the order is chosen with the step and
+#'   threshold for each number of passes; the order is data-independent, so
+#'   the privacy accounting is the same for all. Ignored for DP-SGD.
 #' @return `paper_reference()`: `F*`. `paper_grid()`: a list. 
 #'   `paper_experiment()`: a data frame with one row per number of passes:
-#'   the chosen `step` and `clip` and the relative error's `mean`, `sd`,
-#'   `min` and `max` over the final runs.
+#'   the chosen `selection` (`NA` for DP-SGD), `step` and `clip` and the
+#'   relative error's `mean`, `sd`, `min` and `max` over the final runs;
+#'   its attribute `"solver_passes"` is the cost of the experiment, the
+#'   total number of passes over the data run by the solver (tuning and
+#'   final runs).
 #' @examples
 #' \donttest{
 #' prob <- paper_problem("california_balanced")
@@ -203,31 +214,55 @@ paper_tables <- function() {
 paper_experiment <- function(problem, solver = c("dpcd", "dpcd_private", "dpsgd"),
                              grid = paper_grid(solver), tuning_seeds = 5,
                              final_seeds = 10, reference = paper_reference(problem),
-                             batch.size = 10) {
+                             batch.size = 10, refine = 0,
+                             selection = "permutation") {
   solver <- check_choice(solver, c("dpcd", "dpcd_private", "dpsgd"), "solver")
   final_seeds <- check_numeric(final_seeds, "final_seeds", lower = 1, integer = TRUE)
-  arguments <- c(paper_fit_arguments(problem), switch(
+  orders <- c("permutation", "random", "cyclic")
+  if (!is.character(selection) || length(selection) < 1L || anyNA(selection) ||
+      !all(selection %in% orders) || anyDuplicated(selection)) {
+    dpglmnet_abort("selection", paste0(
+      "must be one or more distinct values among \"permutation\", ",
+      "\"random\" and \"cyclic\"."))
+  }
+  if (solver == "dpsgd") selection <- NA_character_
+  arguments <- function(order) c(paper_fit_arguments(problem), switch(
     solver,
-    dpcd = list(solver = "dpcd", smoothness = problem$smoothness),
+    dpcd = list(solver = "dpcd", smoothness = problem$smoothness,
+                selection = order),
     dpcd_private = list(solver = "dpcd", smoothness = "private",
-                        x.bounds = problem$x.bounds),
+                        x.bounds = problem$x.bounds, selection = order),
     dpsgd = list(solver = "dpsgd", smoothness = problem$smoothness,
                  batch.size = batch.size)))
-  tuned <- do.call(tune_nonprivate, c(
-    list(x = problem$x, y = problem$y, grid = grid, seeds = tuning_seeds,
-         reference = reference), arguments))
-  rows <- lapply(seq_len(nrow(tuned$best)), function(k) {
-    best <- tuned$best[k, ]
+  # tune each coordinate order, then keep the best (order, step, clip) for
+  # each number of passes
+  solver_passes <- 0
+  best <- do.call(rbind, lapply(selection, function(order) {
+    tuned <- do.call(tune_nonprivate, c(
+      list(x = problem$x, y = problem$y, grid = grid, seeds = tuning_seeds,
+           reference = reference, refine = refine), arguments(order)))
+    solver_passes <<- solver_passes + sum(tuned$results$passes) * tuning_seeds
+    cbind(tuned$best, selection = order)
+  }))
+  best <- do.call(rbind, lapply(split(best, best$passes),
+                                function(r) r[which.min(r$mean), ]))
+  rows <- lapply(seq_len(nrow(best)), function(k) {
+    chosen <- best[k, ]
     final <- do.call(tune_nonprivate, c(
       list(x = problem$x, y = problem$y,
-           grid = list(step = best$step, clip = best$clip, passes = best$passes),
-           seeds = final_seeds, reference = reference, seed = 1000), arguments))
+           grid = list(step = chosen$step, clip = chosen$clip,
+                       passes = chosen$passes),
+           seeds = final_seeds, reference = reference, seed = 1000),
+      arguments(chosen$selection)))
     r <- final$results
-    data.frame(passes = r$passes, step = r$step, clip = r$clip,
-               mean = r$relative_mean, sd = r$relative_sd,
+    data.frame(passes = r$passes, selection = chosen$selection, step = r$step,
+               clip = r$clip, mean = r$relative_mean, sd = r$relative_sd,
                min = r$relative_min, max = r$relative_max)
   })
-  do.call(rbind, rows)
+  out <- do.call(rbind, rows)
+  rownames(out) <- NULL
+  attr(out, "solver_passes") <- solver_passes + sum(out$passes) * final_seeds
+  out
 }
 
 #' @rdname paper_experiment

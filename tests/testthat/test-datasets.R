@@ -140,8 +140,8 @@ test_that("simulate_sparse_lasso has the asked shape and sparsity", {
   expect_length(data$y, 300L)
   expect_length(data$beta, 200L)
   expect_identical(sum(data$beta != 0), 7L)
-  expect_true(all(abs(data$beta[data$beta != 0]) >= 0.5 &
-                  abs(data$beta[data$beta != 0]) <= 1))
+  expect_true(all(abs(data$beta[data$beta != 0]) == 1))
+  expect_equal(data$lambda, 0.1 * sqrt(2 * log(200) / 300))
   residual <- data$y - drop(data$x %*% data$beta)
   expect_equal(sd(residual), 0.1, tolerance = 0.2)
   expect_identical(sum(simulate_sparse_lasso(50, 20, active = 0, seed = 1)$beta != 0),
@@ -151,6 +151,22 @@ test_that("simulate_sparse_lasso has the asked shape and sparsity", {
   defaults <- simulate_sparse_lasso(seed = 2)
   expect_identical(dim(defaults$x), c(1000L, 1000L))
   expect_identical(sum(defaults$beta != 0), 10L)
+  expect_equal(defaults$lambda, 1.96 * sqrt(2 * log(1000) / 1000))
+})
+
+test_that("the Sparse LASSO default noise is calibrated to the paper's start error", {
+  # the first-order formula of ?simulate_sparse_lasso gives the default noise
+  expect_equal(dpglmnet:::sparse_lasso_noise(), 1.96, tolerance = 0.01)
+  # and, on simulated data, a start error F(0)/F* - 1 near the paper's 0.7551
+  # with about 10 non-zeros (one seed; over seeds 1..10 the mean is 0.742,
+  # the range 0.66 to 0.83)
+  d <- simulate_sparse_lasso(seed = 2)
+  fit <- dpglmnet(d$x, d$y, lambda = d$lambda, intercept = FALSE,
+                  epsilon = Inf, passes = 100, selection = "cyclic")
+  start <- sum(d$y^2) / (2 * 1000) / dpglmnet_objective(fit, d$x, d$y) - 1
+  expect_equal(start, 0.7551, tolerance = 0.1)
+  expect_gte(fit$df, 9)
+  expect_lte(fit$df, 12)
 })
 
 test_that("simulate_imbalanced hits the smoothness targets exactly", {

@@ -22,9 +22,12 @@ test_that("paper problems follow the protocol, with a generated stand-in", {
   expect_equal(e$alpha, 0)
   s <- paper_problem("sparse_lasso")
   expect_equal(s$epsilon, 10)
+  expect_equal(s$lambda, 1.96 * sqrt(2 * log(1000) / 1000))
   fit <- dpglmnet(s$x, s$y, lambda = s$lambda, intercept = FALSE,
                   epsilon = Inf, passes = 100)
-  expect_equal(fit$df, 10)
+  # about 10 non-zeros (10 active features, lambda just above the noise)
+  expect_gte(fit$df, 9)
+  expect_lte(fit$df, 12)
   expect_dpglmnet_error(paper_problem("boston"), "`name`")
 })
 
@@ -55,6 +58,53 @@ test_that("tuning and the paper experiment return the best settings", {
   expect_true(all(r$min <= r$mean & r$mean <= r$max))
   expect_true(all(r$mean > 0))
   expect_true(all(r$step %in% c(0.3, 1) & r$clip %in% c(1, 10)))
+  expect_identical(r$selection, c("permutation", "permutation"))
+  # several coordinate orders: each is tuned, the best kept per passes
+  both <- paper_experiment(p, "dpcd", grid = list(step = 1, clip = 10, passes = 2),
+                           tuning_seeds = 1, final_seeds = 2, reference = reference,
+                           selection = c("permutation", "cyclic"))
+  expect_true(both$selection %in% c("permutation", "cyclic"))
+  sgd <- paper_experiment(p, "dpsgd", grid = list(step = 0.1, clip = 1, passes = 2),
+                          tuning_seeds = 1, final_seeds = 2, reference = reference)
+  expect_true(is.na(sgd$selection))
+  expect_dpglmnet_error(paper_experiment(p, "dpcd", selection = "sorted",
+                                         reference = reference), "`selection`")
   expect_dpglmnet_error(tune_nonprivate(p$x, p$y, grid = list(step = 1)), "`grid`")
   expect_dpglmnet_error(paper_grid("newton"), "`solver`")
+})
+
+test_that("coarse-then-fine tuning refines around the best point", {
+  p <- paper_problem("california_balanced")
+  grid <- list(step = c(0.1, 1), clip = c(1, 10, 100), passes = c(2, 5))
+  tune <- function(refine) {
+    tune_nonprivate(p$x, p$y, grid = grid, seeds = 1, refine = refine,
+                    lambda = p$lambda, intercept = FALSE, epsilon = 1,
+                    smoothness = p$smoothness)
+  }
+  coarse <- tune(0)
+  fine <- tune(2)
+  expect_identical(unique(coarse$results$round), 0L)
+  expect_setequal(unique(fine$results$round), 0:2)
+  n0 <- nrow(coarse$results)
+  # the grid comes first and is the same; refinement only adds points
+  expect_equal(fine$results[seq_len(n0), ], coarse$results)
+  expect_gt(nrow(fine$results), n0)
+  # at most 1 cross-trial and 2 x 8 neighbours per number of passes
+  expect_lte(nrow(fine$results), n0 + 2 * (1 + 16))
+  # no point is run twice
+  key <- paste(fine$results$passes, signif(fine$results$step, 12),
+               signif(fine$results$clip, 12))
+  expect_false(anyDuplicated(key) > 0)
+  # the best of a superset is at least as good
+  expect_true(all(fine$best$mean <= coarse$best$mean))
+  # round 1 moves by half the grid's spacing (1 decade) from a grid point,
+  # round 2 by a quarter
+  on_lattice <- function(v, k) all(abs(k * log10(v) - round(k * log10(v))) < 1e-9)
+  r1 <- fine$results[fine$results$round == 1L, ]
+  expect_true(on_lattice(r1$clip, 2) && on_lattice(r1$step, 2))
+  r2 <- fine$results[fine$results$round == 2L, ]
+  expect_true(on_lattice(r2$clip, 4) && on_lattice(r2$step, 4))
+  expect_false(on_lattice(r2$clip, 2) && on_lattice(r2$step, 2))
+  expect_dpglmnet_error(tune_nonprivate(p$x, p$y, grid = grid, refine = -1),
+                        "`refine`")
 })
