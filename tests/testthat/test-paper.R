@@ -59,6 +59,8 @@ test_that("tuning and the paper experiment return the best settings", {
   expect_true(all(r$mean > 0))
   expect_true(all(r$step %in% c(0.3, 1) & r$clip %in% c(1, 10)))
   expect_identical(r$selection, c("permutation", "permutation"))
+  # the paper's statistic: the mean over the tuning runs at the chosen point
+  expect_true(all(is.finite(r$tuning_mean) & r$tuning_mean > 0))
   # several coordinate orders: each is tuned, the best kept per passes
   both <- paper_experiment(p, "dpcd", grid = list(step = 1, clip = 10, passes = 2),
                            tuning_seeds = 1, final_seeds = 2, reference = reference,
