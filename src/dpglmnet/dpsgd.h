@@ -49,8 +49,9 @@ struct StochasticSettings {
 // Products of a record with the coefficients, two lanes at a time with the
 // vector extension of GCC and Clang (SSE2 on x86-64, NEON on arm64, no
 // flags needed): rows are short (p = 8 in the paper's data), so a step is
-// mostly these and the loop overhead of scalar code doubles it.
-namespace kernels {
+// mostly these, and scalar code spends as much on loop overhead as on
+// arithmetic.
+namespace record_kernels {
 
 #if defined(__GNUC__) || defined(__clang__)
 typedef double Double2 __attribute__((vector_size(16)));
@@ -61,19 +62,20 @@ inline Double2 load2(const double* a) {
 }
 inline void store2(double* a, Double2 v) { std::memcpy(a, &v, sizeof v); }
 
-// a'b
+// a'b; four accumulators so that long rows are not bound by add latency.
 inline double dot(const double* a, const double* b, int p) {
-  Double2 s0 = {0.0, 0.0}, s1 = {0.0, 0.0};
+  Double2 s0 = {0.0, 0.0}, s1 = s0, s2 = s0, s3 = s0;
   int j = 0;
-  for (; j + 4 <= p; j += 4) {
+  for (; j + 8 <= p; j += 8) {
     s0 += load2(a + j) * load2(b + j);
     s1 += load2(a + j + 2) * load2(b + j + 2);
+    s2 += load2(a + j + 4) * load2(b + j + 4);
+    s3 += load2(a + j + 6) * load2(b + j + 6);
   }
-  if (j + 2 <= p) {
-    s0 += load2(a + j) * load2(b + j);
-    j += 2;
-  }
+  for (; j + 2 <= p; j += 2) s0 += load2(a + j) * load2(b + j);
   s0 += s1;
+  s2 += s3;
+  s0 += s2;
   double s = s0[0] + s0[1];
   if (j < p) s += a[j] * b[j];
   return s;
@@ -83,6 +85,10 @@ inline double dot(const double* a, const double* b, int p) {
 inline void add_scaled(double w, const double* x, double* y, int p) {
   const Double2 w2 = {w, w};
   int j = 0;
+  for (; j + 4 <= p; j += 4) {
+    store2(y + j, load2(y + j) + w2 * load2(x + j));
+    store2(y + j + 2, load2(y + j + 2) + w2 * load2(x + j + 2));
+  }
   for (; j + 2 <= p; j += 2) store2(y + j, load2(y + j) + w2 * load2(x + j));
   if (j < p) y[j] += w * x[j];
 }
@@ -97,7 +103,7 @@ inline void add_scaled(double w, const double* x, double* y, int p) {
 }
 #endif
 
-}  // namespace kernels
+}  // namespace record_kernels
 
 inline void prefetch_address(const void* address) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -128,11 +134,11 @@ class SampledRecords<DenseDesign> {
   }
 
   double dot(int i, const double* b) const {
-    return kernels::dot(values_ + static_cast<std::size_t>(i) * p_, b, p_);
+    return record_kernels::dot(values_ + static_cast<std::size_t>(i) * p_, b, p_);
   }
 
   void add_scaled(int i, double w, double* g) const {
-    kernels::add_scaled(w, values_ + static_cast<std::size_t>(i) * p_, g, p_);
+    record_kernels::add_scaled(w, values_ + static_cast<std::size_t>(i) * p_, g, p_);
   }
 
   // The first lines of the row (the hardware prefetcher follows long rows).
@@ -178,8 +184,8 @@ class DPStochasticGradient {
         coordinates_(x.cols() + (intercept ? 1 : 0)), settings_(settings),
         rng_(rng), coef_(coordinates_, 0.0), gradient_(coordinates_, 0.0),
         pool_(n_), label_cap_(n_),
-        batch_(2 * static_cast<std::size_t>(std::max(settings.batch_size, 1))),
-        eta_(std::max(settings.batch_size, 1)) {
+        batch_(kSlots * static_cast<std::size_t>(std::max(settings.batch_size, 1))),
+        eta_(std::max(settings.batch_size, 1)), threshold_(p_), denominator_(p_) {
     std::iota(pool_.begin(), pool_.end(), 0);
     std::vector<double> squared_norm(n_, intercept ? 1.0 : 0.0);
     for (int j = 0; j < p_; ++j)
@@ -198,7 +204,8 @@ class DPStochasticGradient {
   const std::vector<double>& coef() const { return coef_; }
 
   void fit(const ElasticNetPenalty& penalty) {
-    for (long long t = 0; t < settings_.steps; ++t) step(penalty);
+    plan_prox(penalty);
+    for (long long t = 0; t < settings_.steps; ++t) step();
   }
 
   // The private full-batch gradient at the current point (every record,
@@ -233,15 +240,31 @@ class DPStochasticGradient {
     }
   }
 
-  void step(const ElasticNetPenalty& penalty) {
+  // The constants of penalty.prox(j, v, gamma) for this lambda, computed as
+  // it computes them, so that the step's prox loop below gives the same
+  // doubles without a call and a branch per coordinate.
+  void plan_prox(const ElasticNetPenalty& penalty) {
+    const double gamma = settings_.step;
+    for (int j = 0; j < p_; ++j) {
+      const double scale = gamma * penalty.lambda * penalty.penalty_factor[j];
+      threshold_[j] = scale * penalty.alpha;
+      denominator_[j] = 1.0 + scale * (1.0 - penalty.alpha);
+    }
+    lower_ = penalty.lower;
+    upper_ = penalty.upper;
+  }
+
+  void step() {
     const int m = settings_.batch_size;
-    int* current = batch_.data() + (next_is_first_ ? m : 0);
-    int* next = batch_.data() + (next_is_first_ ? 0 : m);
-    if (!next_drawn_) draw_batch(next);
-    std::swap(current, next);       // this step's batch, drawn earlier
-    next_is_first_ = !next_is_first_;
-    draw_batch(next);               // the next step's, fetched meanwhile
-    next_drawn_ = true;
+    // Batches are drawn kLookahead steps ahead, so that their records are
+    // fetched from memory while the steps in between compute.
+    while (drawn_ahead_ <= kLookahead) {
+      draw_batch(batch_.data() + static_cast<std::size_t>((head_ + drawn_ahead_) % kSlots) * m);
+      ++drawn_ahead_;
+    }
+    const int* current = batch_.data() + static_cast<std::size_t>(head_) * m;
+    head_ = (head_ + 1) % kSlots;
+    --drawn_ahead_;
 
     // The noise of the step, then the clipped gradients added to it.
     if (settings_.noise_sd > 0.0)
@@ -253,10 +276,19 @@ class DPStochasticGradient {
     for (int k = 0; k < m; ++k)
       add_clipped_gradient(current[k], clipped_derivative(current[k], eta_[k]));
 
-    const double gamma = settings_.step;
-    const double scale = gamma / m;
-    for (int j = 0; j < p_; ++j)
-      coef_[j] = penalty.prox(j, coef_[j] - scale * gradient_[j], gamma);
+    // Proximal step: soft-threshold, shrink, clamp (ElasticNetPenalty::prox),
+    // branch-free: sign(v) max(|v| - l1, 0) / (1 + l2) is (v - l1) / (1 + l2)
+    // or (v + l1) / (1 + l2) exactly; + 0.0 turns the -0 of small negative v
+    // into prox's +0.
+    const double scale = settings_.step / m;
+    double* coef = coef_.data();
+    const double* g = gradient_.data();
+    for (int j = 0; j < p_; ++j) {
+      const double v = coef[j] - scale * g[j];
+      const double magnitude = std::max(std::fabs(v) - threshold_[j], 0.0) / denominator_[j];
+      const double b = std::copysign(magnitude, v) + 0.0;
+      coef[j] = std::min(std::max(b, lower_[j]), upper_[j]);
+    }
     if (coordinates_ > p_) coef_[p_] -= scale * gradient_[p_];
   }
 
@@ -289,9 +321,15 @@ class DPStochasticGradient {
   std::vector<double> coef_, gradient_;
   std::vector<int> pool_;
   std::vector<LabelCap> label_cap_;
-  std::vector<int> batch_;  // two batches: this step's and the next one's
+  static constexpr int kLookahead = 1;
+  static constexpr int kSlots = kLookahead + 1;
+  std::vector<int> batch_;  // kSlots batches: this step's and the next ones'
+  int head_ = 0;            // slot of this step's batch
+  int drawn_ahead_ = 0;     // batches drawn, from head_ on
   std::vector<double> eta_;
-  bool next_drawn_ = false, next_is_first_ = true;
+  std::vector<double> threshold_, denominator_;  // prox constants (plan_prox)
+  const double* lower_ = nullptr;
+  const double* upper_ = nullptr;
 };
 
 }  // namespace dpglmnet
