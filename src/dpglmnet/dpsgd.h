@@ -81,6 +81,70 @@ inline double dot(const double* a, const double* b, int p) {
   return s;
 }
 
+// Short rows (p <= kShortRow): a batch at once, column block outer and
+// records inner, so that a block of b (of g) stays in registers across the
+// batch instead of being reloaded (restored) for every record.
+// out[k] = row_k'b with row_k = base + batch[k] p.
+inline void batch_dot(const double* base, int p, const int* batch, int m,
+                      const double* b, double* out) {
+  for (int k = 0; k < m; ++k) out[k] = 0.0;
+  int j = 0;
+  for (; j + 8 <= p; j += 8) {
+    const Double2 b0 = load2(b + j), b1 = load2(b + j + 2), b2 = load2(b + j + 4),
+                  b3 = load2(b + j + 6);
+    for (int k = 0; k < m; ++k) {
+      const double* r = base + static_cast<std::size_t>(batch[k]) * p + j;
+      Double2 s = load2(r) * b0 + load2(r + 2) * b1;
+      s += load2(r + 4) * b2 + load2(r + 6) * b3;
+      out[k] += s[0] + s[1];
+    }
+  }
+  for (; j + 2 <= p; j += 2) {
+    const Double2 b0 = load2(b + j);
+    for (int k = 0; k < m; ++k) {
+      const Double2 s = load2(base + static_cast<std::size_t>(batch[k]) * p + j) * b0;
+      out[k] += s[0] + s[1];
+    }
+  }
+  if (j < p)
+    for (int k = 0; k < m; ++k) out[k] += base[static_cast<std::size_t>(batch[k]) * p + j] * b[j];
+}
+
+// g += sum_k w[k] row_k
+inline void batch_add_scaled(const double* base, int p, const int* batch, int m,
+                             const double* w, double* g) {
+  int j = 0;
+  for (; j + 8 <= p; j += 8) {
+    Double2 g0 = load2(g + j), g1 = load2(g + j + 2), g2 = load2(g + j + 4),
+            g3 = load2(g + j + 6);
+    for (int k = 0; k < m; ++k) {
+      const Double2 wk = {w[k], w[k]};
+      const double* r = base + static_cast<std::size_t>(batch[k]) * p + j;
+      g0 += wk * load2(r);
+      g1 += wk * load2(r + 2);
+      g2 += wk * load2(r + 4);
+      g3 += wk * load2(r + 6);
+    }
+    store2(g + j, g0);
+    store2(g + j + 2, g1);
+    store2(g + j + 4, g2);
+    store2(g + j + 6, g3);
+  }
+  for (; j + 2 <= p; j += 2) {
+    Double2 g0 = load2(g + j);
+    for (int k = 0; k < m; ++k) {
+      const Double2 wk = {w[k], w[k]};
+      g0 += wk * load2(base + static_cast<std::size_t>(batch[k]) * p + j);
+    }
+    store2(g + j, g0);
+  }
+  if (j < p) {
+    double gj = g[j];
+    for (int k = 0; k < m; ++k) gj += w[k] * base[static_cast<std::size_t>(batch[k]) * p + j];
+    g[j] = gj;
+  }
+}
+
 // y += w x
 inline void add_scaled(double w, const double* x, double* y, int p) {
   const Double2 w2 = {w, w};
@@ -93,6 +157,22 @@ inline void add_scaled(double w, const double* x, double* y, int p) {
   if (j < p) y[j] += w * x[j];
 }
 #else
+inline void batch_dot(const double* base, int p, const int* batch, int m,
+                      const double* b, double* out) {
+  for (int k = 0; k < m; ++k) {
+    const double* r = base + static_cast<std::size_t>(batch[k]) * p;
+    double s = 0.0;
+    for (int j = 0; j < p; ++j) s += r[j] * b[j];
+    out[k] = s;
+  }
+}
+inline void batch_add_scaled(const double* base, int p, const int* batch, int m,
+                             const double* w, double* g) {
+  for (int k = 0; k < m; ++k) {
+    const double* r = base + static_cast<std::size_t>(batch[k]) * p;
+    for (int j = 0; j < p; ++j) g[j] += w[k] * r[j];
+  }
+}
 inline double dot(const double* a, const double* b, int p) {
   double s = 0.0;
   for (int j = 0; j < p; ++j) s += a[j] * b[j];
@@ -147,6 +227,23 @@ class SampledRecords<DenseDesign> {
     record_kernels::add_scaled(w, values_ + static_cast<std::size_t>(i) * p_, g, p_);
   }
 
+  // out[k] = x_{batch[k]}'b, and g += sum_k w[k] x_{batch[k]}, for k < m.
+  void batch_dot(const int* batch, int m, const double* b, double* out) const {
+    if (p_ <= kShortRow) {
+      record_kernels::batch_dot(values_, p_, batch, m, b, out);
+    } else {
+      for (int k = 0; k < m; ++k) out[k] = dot(batch[k], b);
+    }
+  }
+  void batch_add_scaled(const int* batch, int m, const double* w, double* g) const {
+    if (p_ <= kShortRow) {
+      record_kernels::batch_add_scaled(values_, p_, batch, m, w, g);
+    } else {
+      for (int k = 0; k < m; ++k)
+        if (w[k] != 0.0) add_scaled(batch[k], w[k], g);
+    }
+  }
+
   // The first lines of the row and its last (a row of p <= 8 spans at most
   // two lines); the hardware prefetcher follows long rows.
   void prefetch(int i) const {
@@ -159,6 +256,7 @@ class SampledRecords<DenseDesign> {
   }
 
  private:
+  static constexpr int kShortRow = 32;  // measured: p = 1000 is faster record by record
   int p_;
   std::vector<double> storage_;
   double* values_;
@@ -177,6 +275,13 @@ class SampledRecords<SparseDesign> {
   void add_scaled(int i, double w, double* g) const {
     rows_.for_each_in_row(i, [&](int j, double v) { g[j] += w * v; });
   }
+  void batch_dot(const int* batch, int m, const double* b, double* out) const {
+    for (int k = 0; k < m; ++k) out[k] = dot(batch[k], b);
+  }
+  void batch_add_scaled(const int* batch, int m, const double* w, double* g) const {
+    for (int k = 0; k < m; ++k)
+      if (w[k] != 0.0) add_scaled(batch[k], w[k], g);
+  }
   void prefetch(int) const {}
 
  private:
@@ -193,7 +298,8 @@ class DPStochasticGradient {
         rng_(rng), coef_(coordinates_, 0.0), gradient_(coordinates_, 0.0),
         pool_(n_), label_cap_(n_),
         batch_(kSlots * static_cast<std::size_t>(std::max(settings.batch_size, 1))),
-        eta_(std::max(settings.batch_size, 1)), threshold_(p_), denominator_(p_) {
+        eta_(std::max(settings.batch_size, 1)), weight_(eta_.size()),
+        threshold_(p_), denominator_(p_) {
     std::iota(pool_.begin(), pool_.end(), 0);
     std::vector<double> squared_norm(n_, intercept ? 1.0 : 0.0);
     for (int j = 0; j < p_; ++j)
@@ -279,10 +385,16 @@ class DPStochasticGradient {
       rng_.gaussian_block(gradient_.data(), gradient_.size(), settings_.noise_sd, false);
     else
       std::fill(gradient_.begin(), gradient_.end(), 0.0);
-    // Linear predictors first: the records' loads are independent.
-    for (int k = 0; k < m; ++k) eta_[k] = eta(current[k]);
-    for (int k = 0; k < m; ++k)
-      add_clipped_gradient(current[k], clipped_derivative(current[k], eta_[k]));
+    // Linear predictors, clipped derivatives, then their weighted sum of rows.
+    records_.batch_dot(current, m, coef_.data(), eta_.data());
+    const double offset = coordinates_ > p_ ? coef_[p_] : 0.0;
+    double weight_sum = 0.0;
+    for (int k = 0; k < m; ++k) {
+      weight_[k] = clipped_derivative(current[k], offset + eta_[k]);
+      weight_sum += weight_[k];
+    }
+    records_.batch_add_scaled(current, m, weight_.data(), gradient_.data());
+    if (coordinates_ > p_) gradient_[p_] += weight_sum;
 
     // Proximal step: soft-threshold, shrink, clamp (ElasticNetPenalty::prox),
     // branch-free: sign(v) max(|v| - l1, 0) / (1 + l2) is (v - l1) / (1 + l2)
@@ -334,7 +446,7 @@ class DPStochasticGradient {
   std::vector<int> batch_;  // kSlots batches: this step's and the next ones'
   int head_ = 0;            // slot of this step's batch
   int drawn_ahead_ = 0;     // batches drawn, from head_ on
-  std::vector<double> eta_;
+  std::vector<double> eta_, weight_;  // x_i'b and clipped derivatives of the batch
   std::vector<double> threshold_, denominator_;  // prox constants (plan_prox)
   const double* lower_ = nullptr;
   const double* upper_ = nullptr;
