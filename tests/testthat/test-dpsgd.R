@@ -67,3 +67,47 @@ test_that("DP-SGD checks batch.size", {
   expect_dpglmnet_error(dpglmnet(d$x, d$y, solver = "dpsgd", batch.size = 51), "`batch.size`")
   expect_dpglmnet_error(dpglmnet(d$x, d$y, solver = "dpsgd", batch.size = 2.5), "`batch.size`")
 })
+
+test_that("epsilon = Inf DP-SGD reaches glmnet's optimum with elastic net and limits", {
+  skip_if_not_installed("glmnet")
+  d <- simulate_gaussian(n = 300, p = 5)
+  # glmnet scales a gaussian y to unit (1/n) standard deviation, which
+  # changes its ridge part unless y has unit scale (as in test-glmnet.R)
+  d$y <- d$y / sqrt(mean((d$y - mean(d$y))^2))
+  pf <- c(1, 2, 0.5, 1, 1)
+  lower <- c(-Inf, 0, -0.05, -Inf, -Inf)  # the 2nd and 3rd bind
+  upper <- c(Inf, Inf, Inf, 0.3, 0.2)     # the 5th binds
+  ref <- glmnet::glmnet(d$x, d$y, alpha = 0.4, lambda = 0.05, penalty.factor = pf,
+                        lower.limits = lower, upper.limits = upper,
+                        standardize = FALSE, thresh = 1e-16)
+  # full batch: proximal gradient descent, converges exactly
+  full <- dpglmnet(d$x, d$y, solver = "dpsgd", epsilon = Inf, alpha = 0.4,
+                   lambda = 0.05, penalty.factor = pf, lower.limits = lower,
+                   upper.limits = upper, batch.size = 300, passes = 3000, step = 1)
+  expect_equal(as.numeric(coef(full)), as.numeric(coef(ref)), tolerance = 1e-5)
+  b <- as.numeric(coef(full))[-1]
+  expect_true(all(b >= lower & b <= upper))
+  expect_equal(b[c(2, 3, 5)], c(0, -0.05, 0.2))
+})
+
+test_that("set.seed reproduces a DP-SGD fit, dense and sparse, and different seeds differ", {
+  d <- simulate_gaussian(n = 200, p = 6)
+  d$x[abs(d$x) < 0.3] <- 0
+  sparse <- Matrix::Matrix(d$x, sparse = TRUE)
+  fit_once <- function(x, seed, ...) {
+    set.seed(seed)
+    dpglmnet(x, d$y, solver = "dpsgd", epsilon = 1, x.bounds = 10,
+             y.bound = 10, passes = 2, batch.size = 7, nlambda = 4, ...)
+  }
+  for (x in list(d$x, sparse)) {
+    a <- fit_once(x, 21)
+    expect_identical(a$beta, fit_once(x, 21)$beta)
+    expect_identical(a$a0, fit_once(x, 21)$a0)
+    expect_identical(a$lambda, fit_once(x, 21)$lambda)
+    expect_false(identical(a$beta, fit_once(x, 22)$beta))
+  }
+  s1 <- fit_once(d$x, 1, rng = "secure")
+  s2 <- fit_once(d$x, 1, rng = "secure")
+  expect_false(identical(s1$beta, s2$beta))
+  expect_identical(s1$privacy$rng, "secure")
+})
