@@ -16,7 +16,6 @@
 #ifndef DPGLMNET_KERNELS_H
 #define DPGLMNET_KERNELS_H
 
-#include <string>
 #include <vector>
 
 #include "design.h"
