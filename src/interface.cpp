@@ -99,6 +99,19 @@ std::function<void(int)> progress(int trace, std::size_t nlambda) {
   };
 }
 
+// Runs a solver down the lambda path with the elastic-net penalty and
+// returns list(beta, a0).
+template <class Solver>
+List fit_path_to_list(Solver& solver, int p, const std::vector<double>& lambdas,
+                      double alpha, NumericVector penalty_factor,
+                      NumericVector lower, NumericVector upper, int trace) {
+  dpglmnet::ElasticNetPenalty penalty{0.0, alpha, penalty_factor.begin(),
+                                      lower.begin(), upper.begin()};
+  return path_to_list(dpglmnet::fit_path(solver, p, lambdas, penalty,
+                                         progress(trace, lambdas.size())),
+                      p, static_cast<int>(lambdas.size()));
+}
+
 }  // namespace
 
 // [[Rcpp::export(.gdp_epsilon_cpp)]]
@@ -191,12 +204,8 @@ List dpcd_path_cpp(SEXP x, NumericVector y, std::string family, bool intercept,
     dpglmnet::DPCoordinateDescent<Design, Loss> solver(
         design, y.begin(), intercept, settings, passes,
         parse_selection(selection), average, rng);
-    dpglmnet::ElasticNetPenalty penalty{0.0, alpha, penalty_factor.begin(),
-                                        lower.begin(), upper.begin()};
-    return path_to_list(
-        dpglmnet::fit_path(solver, design.cols(), lambdas, penalty,
-                           progress(trace, lambdas.size())),
-        design.cols(), static_cast<int>(lambdas.size()));
+    return fit_path_to_list(solver, design.cols(), lambdas, alpha, penalty_factor,
+                            lower, upper, trace);
   });
 }
 
@@ -288,12 +297,8 @@ List dpsgd_path_cpp(SEXP x, NumericVector y, std::string family, bool intercept,
                                           static_cast<long long>(steps)};
     dpglmnet::DPStochasticGradient<Design, Loss> solver(design, y.begin(),
                                                         intercept, settings, rng);
-    dpglmnet::ElasticNetPenalty penalty{0.0, alpha, penalty_factor.begin(),
-                                        lower.begin(), upper.begin()};
-    return path_to_list(
-        dpglmnet::fit_path(solver, design.cols(), lambdas, penalty,
-                           progress(trace, lambdas.size())),
-        design.cols(), static_cast<int>(lambdas.size()));
+    return fit_path_to_list(solver, design.cols(), lambdas, alpha, penalty_factor,
+                            lower, upper, trace);
   });
 }
 
