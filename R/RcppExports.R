@@ -73,3 +73,7 @@
     .Call(`_dpglmnet_sha256_file_cpp`, path)
 }
 
+.nonfinite_kind_cpp <- function(values) {
+    .Call(`_dpglmnet_nonfinite_kind_cpp`, values)
+}
+

@@ -75,7 +75,7 @@ check_x <- function(x, arg = "x") {
     )
     values <- x@x
   } else if (is.matrix(x) && (is.numeric(x) || is.logical(x))) {
-    storage.mode(x) <- "double"
+    if (!is.double(x)) storage.mode(x) <- "double"  # no copy when it is
     values <- x
   } else {
     dpglmnet_abort(arg, sprintf(
@@ -85,8 +85,11 @@ check_x <- function(x, arg = "x") {
   }
   if (nrow(x) < 2L) dpglmnet_abort(arg, "must have at least 2 rows.")
   if (ncol(x) < 1L) dpglmnet_abort(arg, "must have at least 1 column.")
-  if (anyNA(values)) dpglmnet_abort(arg, "must not contain NA or NaN.")
-  if (any(is.infinite(values))) dpglmnet_abort(arg, "must not contain Inf or -Inf.")
+  if (!is.double(values)) values <- as.double(values)
+  switch(.nonfinite_kind_cpp(values) + 1L,
+         NULL,
+         dpglmnet_abort(arg, "must not contain NA or NaN."),
+         dpglmnet_abort(arg, "must not contain Inf or -Inf."))
   x
 }
 

@@ -284,6 +284,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// nonfinite_kind_cpp
+int nonfinite_kind_cpp(NumericVector values);
+RcppExport SEXP _dpglmnet_nonfinite_kind_cpp(SEXP valuesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type values(valuesSEXP);
+    rcpp_result_gen = Rcpp::wrap(nonfinite_kind_cpp(values));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_gdp_epsilon_cpp", (DL_FUNC) &_dpglmnet_gdp_epsilon_cpp, 2},
@@ -304,6 +315,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_rdp_delta_cpp", (DL_FUNC) &_dpglmnet_rdp_delta_cpp, 3},
     {"_dpglmnet_rdp_noise_multiplier_cpp", (DL_FUNC) &_dpglmnet_rdp_noise_multiplier_cpp, 6},
     {"_dpglmnet_sha256_file_cpp", (DL_FUNC) &_dpglmnet_sha256_file_cpp, 1},
+    {"_dpglmnet_nonfinite_kind_cpp", (DL_FUNC) &_dpglmnet_nonfinite_kind_cpp, 1},
     {NULL, NULL, 0}
 };
 

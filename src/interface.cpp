@@ -3,6 +3,7 @@
 // R (R/checks.R) before it gets here.
 #include <Rcpp.h>
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -357,4 +358,18 @@ double rdp_noise_multiplier_cpp(double epsilon, double delta, NumericVector q,
 std::string sha256_file_cpp(std::string path) {
   clear_avx_upper_state();
   return dpglmnet::sha256_file_hex(path);
+}
+
+// Input checking without an n x p temporary: 0 when every value is finite,
+// 1 at the first NA or NaN, 2 at the first Inf or -Inf (R's anyNA() plus
+// any(is.infinite()) allocate and scan twice; for the tuning loops that call
+// dpglmnet() thousands of times on the same x this was most of a call).
+// [[Rcpp::export(.nonfinite_kind_cpp)]]
+int nonfinite_kind_cpp(NumericVector values) {
+  const double* v = values.begin();
+  const R_xlen_t n = values.size();
+  for (R_xlen_t i = 0; i < n; ++i) {
+    if (!std::isfinite(v[i])) return std::isnan(v[i]) ? 1 : 2;
+  }
+  return 0;
 }

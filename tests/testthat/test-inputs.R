@@ -17,6 +17,28 @@ test_that("bad x is refused before any computation", {
   expect_dpglmnet_error(dpglmnet(sparse, y), "`x`")
 })
 
+test_that("the error says which kind of non-finite value x holds", {
+  for (value in c(NA, NaN)) {
+    bad <- x; bad[length(bad)] <- value
+    expect_dpglmnet_error(dpglmnet(bad, y), "must not contain NA or NaN")
+  }
+  for (value in c(Inf, -Inf)) {
+    bad <- x; bad[1] <- value
+    expect_dpglmnet_error(dpglmnet(bad, y), "must not contain Inf or -Inf")
+  }
+  # the first offending value decides
+  bad <- x; bad[1] <- -Inf; bad[2] <- NA
+  expect_dpglmnet_error(dpglmnet(bad, y), "must not contain Inf or -Inf")
+  sparse <- Matrix::Matrix(x, sparse = TRUE)
+  sparse@x[2] <- Inf
+  expect_dpglmnet_error(dpglmnet(sparse, y), "must not contain Inf or -Inf")
+  # integer and logical matrices are read as doubles
+  counts <- matrix(rpois(150, 3), 50, 3)
+  expect_equal(storage.mode(dpglmnet:::check_x(counts)), "double")
+  expect_equal(dpglmnet:::check_x(counts), counts + 0)
+  expect_equal(storage.mode(dpglmnet:::check_x(counts > 2)), "double")
+})
+
 test_that("bad y is refused", {
   expect_dpglmnet_error(dpglmnet(x, y[-1]), "`y`")
   expect_dpglmnet_error(dpglmnet(x, replace(y, 2, NA)), "`y`")
