@@ -77,3 +77,7 @@
     .Call(`_dpglmnet_nonfinite_kind_cpp`, values)
 }
 
+.minibatches_cpp <- function(n, m, draws, seed) {
+    .Call(`_dpglmnet_minibatches_cpp`, n, m, draws, seed)
+}
+

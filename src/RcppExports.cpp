@@ -295,6 +295,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// minibatches_cpp
+IntegerMatrix minibatches_cpp(int n, int m, int draws, NumericVector seed);
+RcppExport SEXP _dpglmnet_minibatches_cpp(SEXP nSEXP, SEXP mSEXP, SEXP drawsSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< int >::type draws(drawsSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(minibatches_cpp(n, m, draws, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_gdp_epsilon_cpp", (DL_FUNC) &_dpglmnet_gdp_epsilon_cpp, 2},
@@ -316,6 +330,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_rdp_noise_multiplier_cpp", (DL_FUNC) &_dpglmnet_rdp_noise_multiplier_cpp, 6},
     {"_dpglmnet_sha256_file_cpp", (DL_FUNC) &_dpglmnet_sha256_file_cpp, 1},
     {"_dpglmnet_nonfinite_kind_cpp", (DL_FUNC) &_dpglmnet_nonfinite_kind_cpp, 1},
+    {"_dpglmnet_minibatches_cpp", (DL_FUNC) &_dpglmnet_minibatches_cpp, 4},
     {NULL, NULL, 0}
 };
 

@@ -373,3 +373,19 @@ int nonfinite_kind_cpp(NumericVector values) {
   }
   return 0;
 }
+
+// Test hook: `draws` minibatches of DP-SGD's sampler (m of n records, rows of
+// the result, 1-based), so the tests can check the law the accountant
+// assumes.
+// [[Rcpp::export(.minibatches_cpp)]]
+IntegerMatrix minibatches_cpp(int n, int m, int draws, NumericVector seed) {
+  dpglmnet::RandomSource rng = make_random_source(seed, false);
+  dpglmnet::MinibatchSampler sampler(n, m);
+  IntegerMatrix out(draws, m);
+  std::vector<int> batch(m);
+  for (int d = 0; d < draws; ++d) {
+    sampler.draw(rng, batch.data());
+    for (int k = 0; k < m; ++k) out(d, k) = batch[k] + 1;
+  }
+  return out;
+}

@@ -291,6 +291,29 @@ class SampledRecords<SparseDesign> {
   const RowAccess<SparseDesign> rows_;
 };
 
+// Minibatches: m distinct records of n, uniformly (every ordered m-tuple
+// equally likely), independently at every step: a partial Fisher-Yates on a
+// persistent array of the n indices (whatever order the previous draws left
+// it in). Rejection against a bitmap of taken indices measured slower for
+// n up to 45312 (the array stays in L2) and faster only beyond L2 (n = 1e6).
+class MinibatchSampler {
+ public:
+  MinibatchSampler(int n, int m) : m_(m), pool_(n) {
+    std::iota(pool_.begin(), pool_.end(), 0);
+  }
+
+  // batch[0..m) <- the next minibatch.
+  void draw(RandomSource& rng, int* batch) {
+    rng.partial_shuffle(pool_.data(), static_cast<std::uint32_t>(pool_.size()),
+                        static_cast<std::uint32_t>(m_));
+    std::copy(pool_.begin(), pool_.begin() + m_, batch);
+  }
+
+ private:
+  const int m_;
+  std::vector<int> pool_;
+};
+
 template <class Design, class Loss>
 class DPStochasticGradient {
  public:
@@ -299,11 +322,10 @@ class DPStochasticGradient {
       : records_(x), n_(x.rows()), p_(x.cols()),
         coordinates_(x.cols() + (intercept ? 1 : 0)), settings_(settings),
         rng_(rng), coef_(coordinates_, 0.0), gradient_(coordinates_, 0.0),
-        pool_(n_), label_cap_(n_),
+        sampler_(n_, std::max(settings.batch_size, 1)), label_cap_(n_),
         batch_(kSlots * static_cast<std::size_t>(std::max(settings.batch_size, 1))),
         eta_(std::max(settings.batch_size, 1)), weight_(eta_.size()),
         threshold_(p_), denominator_(p_) {
-    std::iota(pool_.begin(), pool_.end(), 0);
     std::vector<double> squared_norm(n_, intercept ? 1.0 : 0.0);
     for (int j = 0; j < p_; ++j)
       x.for_each_in_column(j, [&](int i, double v) { squared_norm[i] += v * v; });
@@ -343,17 +365,12 @@ class DPStochasticGradient {
     double cap;    // C / ||(x_i, 1)||
   };
 
-  // A uniform m-subset by partial Fisher-Yates on the persistent pool,
-  // copied to `batch`, its records prefetched.
+  // The next minibatch into `batch`, its records prefetched.
   void draw_batch(int* batch) {
-    const int m = settings_.batch_size;
-    rng_.partial_shuffle(pool_.data(), static_cast<std::uint32_t>(n_),
-                         static_cast<std::uint32_t>(m));
-    for (int k = 0; k < m; ++k) {
-      const int i = pool_[k];
-      batch[k] = i;
-      prefetch_address(&label_cap_[i]);
-      records_.prefetch(i);
+    sampler_.draw(rng_, batch);
+    for (int k = 0; k < settings_.batch_size; ++k) {
+      prefetch_address(&label_cap_[batch[k]]);
+      records_.prefetch(batch[k]);
     }
   }
 
@@ -442,7 +459,7 @@ class DPStochasticGradient {
   const StochasticSettings settings_;
   RandomSource& rng_;
   std::vector<double> coef_, gradient_;
-  std::vector<int> pool_;
+  MinibatchSampler sampler_;
   std::vector<LabelCap> label_cap_;
   static constexpr int kLookahead = 1;
   static constexpr int kSlots = kLookahead + 1;

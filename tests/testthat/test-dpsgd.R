@@ -111,3 +111,33 @@ test_that("set.seed reproduces a DP-SGD fit, dense and sparse, and different see
   expect_false(identical(s1$beta, s2$beta))
   expect_identical(s1$privacy$rng, "secure")
 })
+
+test_that("minibatches are uniform m-subsets, in uniform order", {
+  # The without-replacement accountant (Wang, Balle & Kasiviswanathan 2019)
+  # assumes every step draws m distinct records uniformly, independently of
+  # the previous steps.
+  draws <- 31200
+  small <- dpglmnet:::.minibatches_cpp(40L, 2L, draws, c(7, 11))
+  expect_equal(dim(small), c(draws, 2L))
+  expect_true(all(small >= 1L & small <= 40L))
+  expect_true(all(small[, 1] != small[, 2]))
+  # every ordered pair (i, j), i != j, equally likely: 1560 cells of 20
+  pairs <- table(factor(small[, 1], levels = 1:40), factor(small[, 2], levels = 1:40))
+  cells <- pairs[row(pairs) != col(pairs)]
+  expect_equal(length(cells), 1560L)
+  expect_gt(stats::chisq.test(cells)$p.value, 1e-3)
+  expect_gt(stats::chisq.test(tabulate(small[, 1], 40))$p.value, 1e-3)
+  expect_gt(stats::chisq.test(tabulate(small[, 2], 40))$p.value, 1e-3)
+
+  large <- dpglmnet:::.minibatches_cpp(6L, 4L, 36000L, c(3, 5))
+  expect_true(all(apply(large, 1L, function(b) length(unique(b)) == 4L)))
+  # each of the 6 * 5 * 4 * 3 = 360 ordered 4-tuples equally likely
+  tuples <- table(apply(large, 1L, paste, collapse = ""))
+  expect_equal(length(tuples), 360L)
+  expect_gt(stats::chisq.test(as.vector(tuples))$p.value, 1e-3)
+
+  # consecutive batches are independent: an index may come back at once
+  repeats <- dpglmnet:::.minibatches_cpp(8L, 2L, 4000L, c(1, 2))
+  expect_true(all(repeats[, 1] != repeats[, 2]))
+  expect_gt(mean(repeats[-1, 1] == repeats[-nrow(repeats), 1]), 0.08)
+})
