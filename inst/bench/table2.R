@@ -11,8 +11,9 @@
 #                                             # order (permutation or cyclic)
 #   Rscript inst/bench/table2.R california_balanced electricity_imbalanced
 #
-# Default search (the vignette's): paper_grid(size = "small") (3 steps, one
-# clipping threshold per decade), then tune_nonprivate(refine = 3): the best
+# Default search (the vignette's): paper_grid(size = "small") (4 DP-CD
+# steps, 3 DP-SGD steps, one clipping threshold per decade), then
+# tune_nonprivate(refine = 3): the best
 # settings of the other numbers of passes, and 3 rounds of a pattern search
 # around the best point, down to 1/8 of a decade; one run per point.
 # --full: the paper's grid (10 steps x 100 thresholds in [1e-3, 1e6] x 5

@@ -75,6 +75,24 @@ test_that("tuning and the paper experiment return the best settings", {
   expect_dpglmnet_error(paper_grid("newton"), "`solver`")
 })
 
+test_that("paper_grid() is the paper's grid (App. G.1), or a coarse one spanning it", {
+  for (solver in c("dpcd", "dpcd_private", "dpsgd")) {
+    full <- paper_grid(solver, "full")
+    expect_equal(full$passes, c(2, 5, 10, 20, 50))
+    expect_length(full$step, 10L)
+    expect_length(full$clip, 100L)
+    expect_equal(range(full$clip), c(1e-3, 1e6))
+    expect_equal(range(full$step), if (solver == "dpsgd") c(1e-6, 1) else c(1e-2, 10))
+    expect_equal(diff(log10(full$clip)), rep(1 / 11, 99))
+    small <- paper_grid(solver, "small")
+    expect_equal(small$passes, full$passes)
+    expect_true(all(small$step >= min(full$step) & small$step <= max(full$step)))
+  }
+  # DP-CD's coarse steps reach above 1 / M_j: coordinate descent needs it
+  # on correlated standardized features
+  expect_gt(max(paper_grid("dpcd", "small")$step), 1)
+})
+
 test_that("coarse-then-fine tuning refines around the best point", {
   p <- paper_problem("california_balanced")
   grid <- list(step = c(0.1, 1), clip = c(1, 10, 100), passes = c(2, 5))
