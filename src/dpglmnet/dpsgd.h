@@ -38,6 +38,7 @@
 #include "design.h"
 #include "penalty.h"
 #include "random.h"
+#include "simd.h"
 
 namespace dpglmnet {
 
@@ -49,38 +50,38 @@ struct StochasticSettings {
   long long steps;    // minibatch steps per lambda
 };
 
-// Products of a record with the coefficients, two lanes at a time with the
-// vector extension of GCC and Clang (SSE2 on x86-64, NEON on arm64, no
-// flags needed): rows are short (p = 8 in the paper's data), so a step is
-// mostly these, and scalar code spends as much on loop overhead as on
-// arithmetic.
+// Products of a record with the coefficients, in packs of the baseline
+// vector width (simd.h: two lanes, SSE2 on x86-64 and NEON on arm64, no flags
+// needed; one lane with compilers without vector extensions): rows are short
+// (p = 8 in the paper's data), so a step is mostly these, and scalar code
+// spends as much on loop overhead as on arithmetic.
 namespace record_kernels {
 
-#if defined(__GNUC__) || defined(__clang__)
-typedef double Double2 __attribute__((vector_size(16)));
-inline Double2 load2(const double* a) {
-  Double2 v;
-  std::memcpy(&v, a, sizeof v);
+constexpr int W = simd::kBaselineWidth;
+typedef simd::Pack<W> Pack;
+
+inline Pack load(const double* a) {
+  Pack v;
+  simd::load<W>(v, a);
   return v;
 }
-inline void store2(double* a, Double2 v) { std::memcpy(a, &v, sizeof v); }
 
 // a'b; four accumulators so that long rows are not bound by add latency.
 inline double dot(const double* a, const double* b, int p) {
-  Double2 s0 = {0.0, 0.0}, s1 = s0, s2 = s0, s3 = s0;
+  Pack s0 = {}, s1 = {}, s2 = {}, s3 = {};
   int j = 0;
-  for (; j + 8 <= p; j += 8) {
-    s0 += load2(a + j) * load2(b + j);
-    s1 += load2(a + j + 2) * load2(b + j + 2);
-    s2 += load2(a + j + 4) * load2(b + j + 4);
-    s3 += load2(a + j + 6) * load2(b + j + 6);
+  for (; j + 4 * W <= p; j += 4 * W) {
+    s0 += load(a + j) * load(b + j);
+    s1 += load(a + j + W) * load(b + j + W);
+    s2 += load(a + j + 2 * W) * load(b + j + 2 * W);
+    s3 += load(a + j + 3 * W) * load(b + j + 3 * W);
   }
-  for (; j + 2 <= p; j += 2) s0 += load2(a + j) * load2(b + j);
+  for (; j + W <= p; j += W) s0 += load(a + j) * load(b + j);
   s0 += s1;
   s2 += s3;
   s0 += s2;
-  double s = s0[0] + s0[1];
-  if (j < p) s += a[j] * b[j];
+  double s = simd::horizontal_sum<W>(s0);
+  for (; j < p; ++j) s += a[j] * b[j];
   return s;
 }
 
@@ -92,24 +93,24 @@ inline void batch_dot(const double* base, int p, const int* batch, int m,
                       const double* b, double* out) {
   for (int k = 0; k < m; ++k) out[k] = 0.0;
   int j = 0;
-  for (; j + 8 <= p; j += 8) {
-    const Double2 b0 = load2(b + j), b1 = load2(b + j + 2), b2 = load2(b + j + 4),
-                  b3 = load2(b + j + 6);
+  for (; j + 4 * W <= p; j += 4 * W) {
+    const Pack b0 = load(b + j), b1 = load(b + j + W), b2 = load(b + j + 2 * W),
+               b3 = load(b + j + 3 * W);
     for (int k = 0; k < m; ++k) {
       const double* r = base + static_cast<std::size_t>(batch[k]) * p + j;
-      Double2 s = load2(r) * b0 + load2(r + 2) * b1;
-      s += load2(r + 4) * b2 + load2(r + 6) * b3;
-      out[k] += s[0] + s[1];
+      Pack s = load(r) * b0 + load(r + W) * b1;
+      s += load(r + 2 * W) * b2 + load(r + 3 * W) * b3;
+      out[k] += simd::horizontal_sum<W>(s);
     }
   }
-  for (; j + 2 <= p; j += 2) {
-    const Double2 b0 = load2(b + j);
+  for (; j + W <= p; j += W) {
+    const Pack b0 = load(b + j);
     for (int k = 0; k < m; ++k) {
-      const Double2 s = load2(base + static_cast<std::size_t>(batch[k]) * p + j) * b0;
-      out[k] += s[0] + s[1];
+      const Pack s = load(base + static_cast<std::size_t>(batch[k]) * p + j) * b0;
+      out[k] += simd::horizontal_sum<W>(s);
     }
   }
-  if (j < p)
+  for (; j < p; ++j)
     for (int k = 0; k < m; ++k) out[k] += base[static_cast<std::size_t>(batch[k]) * p + j] * b[j];
 }
 
@@ -117,31 +118,29 @@ inline void batch_dot(const double* base, int p, const int* batch, int m,
 inline void batch_add_scaled(const double* base, int p, const int* batch, int m,
                              const double* w, double* g) {
   int j = 0;
-  for (; j + 8 <= p; j += 8) {
-    Double2 g0 = load2(g + j), g1 = load2(g + j + 2), g2 = load2(g + j + 4),
-            g3 = load2(g + j + 6);
+  for (; j + 4 * W <= p; j += 4 * W) {
+    Pack g0 = load(g + j), g1 = load(g + j + W), g2 = load(g + j + 2 * W),
+         g3 = load(g + j + 3 * W);
     for (int k = 0; k < m; ++k) {
-      const Double2 wk = {w[k], w[k]};
+      const Pack wk = Pack{} + w[k];
       const double* r = base + static_cast<std::size_t>(batch[k]) * p + j;
-      g0 += wk * load2(r);
-      g1 += wk * load2(r + 2);
-      g2 += wk * load2(r + 4);
-      g3 += wk * load2(r + 6);
+      g0 += wk * load(r);
+      g1 += wk * load(r + W);
+      g2 += wk * load(r + 2 * W);
+      g3 += wk * load(r + 3 * W);
     }
-    store2(g + j, g0);
-    store2(g + j + 2, g1);
-    store2(g + j + 4, g2);
-    store2(g + j + 6, g3);
+    simd::store<W>(g + j, g0);
+    simd::store<W>(g + j + W, g1);
+    simd::store<W>(g + j + 2 * W, g2);
+    simd::store<W>(g + j + 3 * W, g3);
   }
-  for (; j + 2 <= p; j += 2) {
-    Double2 g0 = load2(g + j);
-    for (int k = 0; k < m; ++k) {
-      const Double2 wk = {w[k], w[k]};
-      g0 += wk * load2(base + static_cast<std::size_t>(batch[k]) * p + j);
-    }
-    store2(g + j, g0);
+  for (; j + W <= p; j += W) {
+    Pack g0 = load(g + j);
+    for (int k = 0; k < m; ++k)
+      g0 += (Pack{} + w[k]) * load(base + static_cast<std::size_t>(batch[k]) * p + j);
+    simd::store<W>(g + j, g0);
   }
-  if (j < p) {
+  for (; j < p; ++j) {
     double gj = g[j];
     for (int k = 0; k < m; ++k) gj += w[k] * base[static_cast<std::size_t>(batch[k]) * p + j];
     g[j] = gj;
@@ -150,41 +149,15 @@ inline void batch_add_scaled(const double* base, int p, const int* batch, int m,
 
 // y += w x
 inline void add_scaled(double w, const double* x, double* y, int p) {
-  const Double2 w2 = {w, w};
+  const Pack w2 = Pack{} + w;
   int j = 0;
-  for (; j + 4 <= p; j += 4) {
-    store2(y + j, load2(y + j) + w2 * load2(x + j));
-    store2(y + j + 2, load2(y + j + 2) + w2 * load2(x + j + 2));
+  for (; j + 2 * W <= p; j += 2 * W) {
+    simd::store<W>(y + j, load(y + j) + w2 * load(x + j));
+    simd::store<W>(y + j + W, load(y + j + W) + w2 * load(x + j + W));
   }
-  for (; j + 2 <= p; j += 2) store2(y + j, load2(y + j) + w2 * load2(x + j));
-  if (j < p) y[j] += w * x[j];
+  for (; j + W <= p; j += W) simd::store<W>(y + j, load(y + j) + w2 * load(x + j));
+  for (; j < p; ++j) y[j] += w * x[j];
 }
-#else
-inline void batch_dot(const double* base, int p, const int* batch, int m,
-                      const double* b, double* out) {
-  for (int k = 0; k < m; ++k) {
-    const double* r = base + static_cast<std::size_t>(batch[k]) * p;
-    double s = 0.0;
-    for (int j = 0; j < p; ++j) s += r[j] * b[j];
-    out[k] = s;
-  }
-}
-inline void batch_add_scaled(const double* base, int p, const int* batch, int m,
-                             const double* w, double* g) {
-  for (int k = 0; k < m; ++k) {
-    const double* r = base + static_cast<std::size_t>(batch[k]) * p;
-    for (int j = 0; j < p; ++j) g[j] += w[k] * r[j];
-  }
-}
-inline double dot(const double* a, const double* b, int p) {
-  double s = 0.0;
-  for (int j = 0; j < p; ++j) s += a[j] * b[j];
-  return s;
-}
-inline void add_scaled(double w, const double* x, double* y, int p) {
-  for (int j = 0; j < p; ++j) y[j] += w * x[j];
-}
-#endif
 
 }  // namespace record_kernels
 

@@ -21,10 +21,12 @@
 #include <cstring>
 
 
+#ifndef DPGLMNET_VECTOR_EXTENSIONS  // -DDPGLMNET_VECTOR_EXTENSIONS=0 tests the fallback
 #if defined(__GNUC__) || defined(__clang__)
 #define DPGLMNET_VECTOR_EXTENSIONS 1
 #else
 #define DPGLMNET_VECTOR_EXTENSIONS 0
+#endif
 #endif
 
 namespace dpglmnet {
