@@ -228,6 +228,11 @@ List dense_sweep_cpp(std::string isa, std::string family, NumericVector eta,
                      NumericVector y, SEXP update_column, double change,
                      NumericVector gradient_column, double clip) {
   clear_avx_upper_state();
+  const R_xlen_t n = eta.size();
+  if (y.size() != n || gradient_column.size() != n ||
+      (!Rf_isNull(update_column) && (!Rf_isReal(update_column) ||
+                                     Rf_xlength(update_column) != n)))
+    Rcpp::stop("eta, y and the columns must be double vectors of one length");
   using dpglmnet::kernels::Isa;
   const Isa chosen = isa == "avx512" ? Isa::avx512 : isa == "avx2" ? Isa::avx2
                                                                    : Isa::baseline;
@@ -379,6 +384,8 @@ int nonfinite_kind_cpp(NumericVector values) {
 // assumes.
 // [[Rcpp::export(.minibatches_cpp)]]
 IntegerMatrix minibatches_cpp(int n, int m, int draws, NumericVector seed) {
+  if (n < 1 || m < 1 || m > n || draws < 0 || seed.size() != 2)
+    Rcpp::stop("need 1 <= m <= n, draws >= 0 and a seed of two numbers");
   dpglmnet::RandomSource rng = make_random_source(seed, false);
   dpglmnet::MinibatchSampler sampler(n, m);
   IntegerMatrix out(draws, m);

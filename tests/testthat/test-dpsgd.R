@@ -141,3 +141,8 @@ test_that("minibatches are uniform m-subsets, in uniform order", {
   expect_true(all(repeats[, 1] != repeats[, 2]))
   expect_gt(mean(repeats[-1, 1] == repeats[-nrow(repeats), 1]), 0.08)
 })
+
+test_that("the sampler's test hook refuses impossible sizes instead of crashing", {
+  expect_error(dpglmnet:::.minibatches_cpp(3L, 5L, 1L, c(1, 2)), "m <= n")
+  expect_error(dpglmnet:::.minibatches_cpp(3L, 0L, 1L, c(1, 2)), "m <= n")
+})

@@ -62,3 +62,10 @@ test_that("dense and sparse storage give the same DP-CD iterates", {
                  tolerance = 1e-10, label = family)
   }
 })
+
+test_that("the sweep's test hook refuses vectors of different lengths", {
+  expect_error(dpglmnet:::.dense_sweep_cpp("baseline", "gaussian", rnorm(10), rnorm(9),
+                                           NULL, 0, rnorm(10), 1), "one length")
+  expect_error(dpglmnet:::.dense_sweep_cpp("baseline", "gaussian", rnorm(10), rnorm(10),
+                                           rnorm(3), 1, rnorm(10), 1), "one length")
+})
