@@ -384,8 +384,7 @@ int nonfinite_kind_cpp(NumericVector values) {
 // assumes.
 // [[Rcpp::export(.minibatches_cpp)]]
 IntegerMatrix minibatches_cpp(int n, int m, int draws, NumericVector seed) {
-  if (n < 1 || m < 1 || m > n || draws < 0 || seed.size() != 2)
-    Rcpp::stop("need 1 <= m <= n, draws >= 0 and a seed of two numbers");
+  if (draws < 0 || seed.size() != 2) Rcpp::stop("need draws >= 0 and a seed of two numbers");
   dpglmnet::RandomSource rng = make_random_source(seed, false);
   dpglmnet::MinibatchSampler sampler(n, m);
   IntegerMatrix out(draws, m);

@@ -16,9 +16,9 @@
 // ziggurat, random.h); records are stored row by row, and each record's
 // label and clipping cap as one 16-byte pair; the record gradient is a
 // scalar d times (x_i, 1), so clipping it to C is clamping d to
-// +-C / ||(x_i, 1)|| (norms precomputed); short rows are processed a batch at
-// a time with two-lane vector kernels; the prox is applied branch-free with
-// per-lambda constants; and the minibatch of step t + 1 is drawn at step t,
+// +-C / ||(x_i, 1)|| (norms precomputed); short rows are processed a batch
+// at a time with vector kernels of the baseline width (simd.h); the prox is
+// applied branch-free with per-lambda constants; and the minibatch of step t + 1 is drawn at step t,
 // its records prefetched while step t computes. Batches are
 // data-independent, so drawing one early changes nothing in the sampling or
 // the privacy analysis.
@@ -32,6 +32,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -271,7 +272,10 @@ class SampledRecords<SparseDesign> {
 // n up to 45312 (the array stays in L2) and faster only beyond L2 (n = 1e6).
 class MinibatchSampler {
  public:
-  MinibatchSampler(int n, int m) : m_(m), pool_(n) {
+  MinibatchSampler(int n, int m) : m_(m), pool_(n > 0 ? n : 0) {
+    // R checks batch.size; this guards the other callers (the swaps below
+    // would leave the array otherwise).
+    if (m < 1 || m > n) throw std::invalid_argument("minibatch size must be in [1, n]");
     std::iota(pool_.begin(), pool_.end(), 0);
   }
 

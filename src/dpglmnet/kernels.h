@@ -95,7 +95,10 @@ inline const char* isa_name(Isa isa) {
 // Not on Windows: MinGW's GCC spills 32- and 64-byte vectors with aligned
 // moves to a stack it aligns to 16 bytes only (GCC bug 54412), which can
 // crash; there the baseline (SSE2) loops run.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
+// Nor without vector extensions (-DDPGLMNET_VECTOR_EXTENSIONS=0 builds the
+// scalar fallback of other compilers, tools/check-fallback.cpp).
+#if DPGLMNET_VECTOR_EXTENSIONS && defined(__x86_64__) && \
+    (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
 #define DPGLMNET_X86_DISPATCH 1
 inline bool isa_supported(Isa isa) {
   switch (isa) {

@@ -21,7 +21,7 @@
 #include <cstring>
 
 
-#ifndef DPGLMNET_VECTOR_EXTENSIONS  // -DDPGLMNET_VECTOR_EXTENSIONS=0 tests the fallback
+#ifndef DPGLMNET_VECTOR_EXTENSIONS  // =0: the fallback, checked by tools/check-fallback.cpp
 #if defined(__GNUC__) || defined(__clang__)
 #define DPGLMNET_VECTOR_EXTENSIONS 1
 #else

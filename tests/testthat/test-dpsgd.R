@@ -136,13 +136,20 @@ test_that("minibatches are uniform m-subsets, in uniform order", {
   expect_equal(length(tuples), 360L)
   expect_gt(stats::chisq.test(as.vector(tuples))$p.value, 1e-3)
 
-  # consecutive batches are independent: an index may come back at once
-  repeats <- dpglmnet:::.minibatches_cpp(8L, 2L, 4000L, c(1, 2))
+  # consecutive batches are independent: the first index of a batch against
+  # the first of the next, an 8 x 8 table, diagonal included
+  repeats <- dpglmnet:::.minibatches_cpp(8L, 2L, 6401L, c(1, 2))
   expect_true(all(repeats[, 1] != repeats[, 2]))
-  expect_gt(mean(repeats[-1, 1] == repeats[-nrow(repeats), 1]), 0.08)
+  lag <- table(factor(repeats[-nrow(repeats), 1], levels = 1:8),
+               factor(repeats[-1, 1], levels = 1:8))
+  expect_gt(stats::chisq.test(as.vector(lag))$p.value, 1e-3)
 })
 
-test_that("the sampler's test hook refuses impossible sizes instead of crashing", {
-  expect_error(dpglmnet:::.minibatches_cpp(3L, 5L, 1L, c(1, 2)), "m <= n")
-  expect_error(dpglmnet:::.minibatches_cpp(3L, 0L, 1L, c(1, 2)), "m <= n")
+test_that("the sampler refuses impossible sizes instead of crashing", {
+  expect_error(dpglmnet:::.minibatches_cpp(3L, 5L, 1L, c(1, 2)), "in \\[1, n\\]")
+  expect_error(dpglmnet:::.minibatches_cpp(3L, 0L, 1L, c(1, 2)), "in \\[1, n\\]")
+  d <- simulate_gaussian(n = 20, p = 2)
+  expect_error(dpglmnet:::.dpsgd_path_cpp(
+    d$x, d$y, "gaussian", FALSE, 0.1, 1, c(1, 1), c(-Inf, -Inf), c(Inf, Inf),
+    0.1, 1, 0.1, 21L, 5, c(1, 2), FALSE, 0L), "in \\[1, n\\]")
 })

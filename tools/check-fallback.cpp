@@ -1,0 +1,97 @@
+// The scalar fallback of the C++ core, which compilers without GCC/Clang
+// vector extensions get: built by .ci/run with -DDPGLMNET_VECTOR_EXTENSIONS=0
+// (pack width 1, no run-time dispatch) and checked against plain loops.
+// Exit status 0 when every result agrees to 1e-12 (relative for exp).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "dpglmnet/dpsgd.h"
+#include "dpglmnet/kernels.h"
+#include "dpglmnet/loss.h"
+#include "dpglmnet/simd.h"
+
+#if DPGLMNET_VECTOR_EXTENSIONS || DPGLMNET_X86_DISPATCH
+#error "build with -DDPGLMNET_VECTOR_EXTENSIONS=0"
+#endif
+
+namespace {
+
+double worst = 0.0;
+void compare(double got, double want, const char* what) {
+  const double error = std::fabs(got - want) / std::max(1.0, std::fabs(want));
+  if (error > worst) worst = error;
+  if (!(error <= 1e-12)) std::printf("%s: got %.17g, want %.17g\n", what, got, want);
+}
+
+template <class Loss>
+void check_sweep(std::mt19937& rng, int n, bool update) {
+  std::normal_distribution<double> normal;
+  std::vector<double> eta(n), y(n), u(n), g(n);
+  for (int i = 0; i < n; ++i) {
+    eta[i] = 4 * normal(rng);
+    y[i] = normal(rng) > 0;
+    u[i] = normal(rng);
+    g[i] = normal(rng);
+  }
+  const double change = 0.3, clip = 0.8;
+  std::vector<double> expected_eta = eta;
+  double expected = 0.0;
+  for (int i = 0; i < n; ++i) {
+    if (update) expected_eta[i] += change * u[i];
+    const double v = Loss::derivative(expected_eta[i], y[i]) * g[i];
+    expected += std::min(std::max(v, -clip), clip);
+  }
+  const auto sweep = update ? dpglmnet::kernels::dense_sweep<Loss, true>(dpglmnet::kernels::best_isa())
+                            : dpglmnet::kernels::dense_sweep<Loss, false>(dpglmnet::kernels::best_isa());
+  const double got = sweep(n, eta.data(), y.data(), update ? u.data() : nullptr, change,
+                           g.data(), clip);
+  compare(got, expected, "dense sweep");
+  for (int i = 0; i < n; ++i) compare(eta[i], expected_eta[i], "dense sweep eta");
+}
+
+}  // namespace
+
+int main() {
+  std::mt19937 rng(2022);
+  std::normal_distribution<double> normal;
+  for (double v : {-708.0, -30.5, -1.0, -1e-9, 0.0, 0.25, 1.0, 17.3, 708.0}) {
+    double x = v;
+    dpglmnet::simd::exp_in_place<1>(x);
+    const double error = std::fabs(x - std::exp(v)) / std::exp(v);
+    if (error > worst) worst = error;
+    if (!(error <= 1e-15)) std::printf("exp(%g): relative error %g\n", v, error);
+  }
+  for (int n : {1, 2, 7, 64, 1001}) {
+    check_sweep<dpglmnet::LogisticLoss>(rng, n, true);
+    check_sweep<dpglmnet::LogisticLoss>(rng, n, false);
+    check_sweep<dpglmnet::SquaredLoss>(rng, n, true);
+  }
+  for (int p = 1; p <= 37; ++p) {
+    const int rows = 50, m = 7;
+    std::vector<double> x(static_cast<std::size_t>(rows) * p), b(p), w(m), out(m), sum(p, 0.0);
+    for (double& v : x) v = normal(rng);
+    for (double& v : b) v = normal(rng);
+    for (double& v : w) v = normal(rng);
+    const int batch[m] = {3, 9, 0, 49, 17, 17, 25};
+    dpglmnet::record_kernels::batch_dot(x.data(), p, batch, m, b.data(), out.data());
+    dpglmnet::record_kernels::batch_add_scaled(x.data(), p, batch, m, w.data(), sum.data());
+    for (int k = 0; k < m; ++k) {
+      const double* row = x.data() + static_cast<std::size_t>(batch[k]) * p;
+      double want = 0.0;
+      for (int j = 0; j < p; ++j) want += row[j] * b[j];
+      compare(out[k], want, "batch_dot");
+      compare(dpglmnet::record_kernels::dot(row, b.data(), p), want, "dot");
+    }
+    for (int j = 0; j < p; ++j) {
+      double want = 0.0;
+      for (int k = 0; k < m; ++k) want += w[k] * x[static_cast<std::size_t>(batch[k]) * p + j];
+      compare(sum[j], want, "batch_add_scaled");
+    }
+  }
+  std::printf("scalar fallback (width %d): largest error %.3g\n",
+              dpglmnet::simd::kBaselineWidth, worst);
+  return worst <= 1e-12 ? 0 : 1;
+}
