@@ -85,7 +85,6 @@ check_x <- function(x, arg = "x") {
   }
   if (nrow(x) < 2L) dpglmnet_abort(arg, "must have at least 2 rows.")
   if (ncol(x) < 1L) dpglmnet_abort(arg, "must have at least 1 column.")
-  if (!is.double(values)) values <- as.double(values)
   switch(.nonfinite_kind_cpp(values) + 1L,
          NULL,
          dpglmnet_abort(arg, "must not contain NA or NaN."),

@@ -18,10 +18,10 @@
 // scalar d times (x_i, 1), so clipping it to C is clamping d to
 // +-C / ||(x_i, 1)|| (norms precomputed); short rows are processed a batch
 // at a time with vector kernels of the baseline width (simd.h); the prox is
-// applied branch-free with per-lambda constants; and the minibatch of step t + 1 is drawn at step t,
-// its records prefetched while step t computes. Batches are
-// data-independent, so drawing one early changes nothing in the sampling or
-// the privacy analysis.
+// applied branch-free with per-lambda constants; and the minibatch of step
+// t + 1 is drawn at step t, its records prefetched while step t computes.
+// Batches are data-independent, so drawing one early changes nothing in the
+// sampling or the privacy analysis.
 #ifndef DPGLMNET_DPSGD_H
 #define DPGLMNET_DPSGD_H
 
