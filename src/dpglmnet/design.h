@@ -11,11 +11,26 @@
 
 namespace dpglmnet {
 
+// The per-column map applied to every value read from x, so that neither
+// clamping to public bounds nor standardization needs a copy of x:
+//   x'_ij = (clamp(x_ij, -bound_j, bound_j) - center_j) * scale_j.
+// Clamping each record to public bounds is a per-record map (free for
+// privacy); center and scale are public or privately released constants.
+// A null pointer means no clamp, centre 0, scale 1. Sparse x is never
+// centred (it would fill in the zeros): its center must be null.
+struct ColumnTransform {
+  const double* bound = nullptr;   // length p, > 0 (+Inf: no clamp)
+  const double* center = nullptr;  // length p
+  const double* scale = nullptr;   // length p, > 0
+};
+
 class DenseDesign {
  public:
-  DenseDesign(const double* values, int n, int p) : values_(values), n_(n), p_(p) {}
+  DenseDesign(const double* values, int n, int p, ColumnTransform transform = {})
+      : values_(values), n_(n), p_(p), transform_(transform) {}
   int rows() const { return n_; }
   int cols() const { return p_; }
+  const ColumnTransform& transform() const { return transform_; }
   static constexpr bool is_sparse = false;
   const double* column(int j) const {
     return values_ + static_cast<std::size_t>(j) * n_;
@@ -30,17 +45,19 @@ class DenseDesign {
  private:
   const double* values_;
   int n_, p_;
+  ColumnTransform transform_;
 };
 
 class SparseDesign {
  public:
   // row_index / column_start / values are dgCMatrix's slots i, p and x.
   SparseDesign(const int* row_index, const int* column_start,
-               const double* values, int n, int p)
+               const double* values, int n, int p, ColumnTransform transform = {})
       : row_index_(row_index), column_start_(column_start), values_(values),
-        n_(n), p_(p) {}
+        n_(n), p_(p), transform_(transform) {}
   int rows() const { return n_; }
   int cols() const { return p_; }
+  const ColumnTransform& transform() const { return transform_; }
   static constexpr bool is_sparse = true;
 
   template <class F>
@@ -54,6 +71,7 @@ class SparseDesign {
   const int* column_start_;
   const double* values_;
   int n_, p_;
+  ColumnTransform transform_;
 };
 
 // Record-by-record access to sparse x, for solvers that sample rows
