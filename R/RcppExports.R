@@ -13,46 +13,6 @@
     .Call(`_dpglmnet_gdp_mu_cpp`, epsilon, delta)
 }
 
-.gdp_noise_multiplier_cpp <- function(releases, epsilon, delta) {
-    .Call(`_dpglmnet_gdp_noise_multiplier_cpp`, releases, epsilon, delta)
-}
-
-.exact_smoothness_cpp <- function(x, curvature) {
-    .Call(`_dpglmnet_exact_smoothness_cpp`, x, curvature)
-}
-
-.private_smoothness_cpp <- function(x, curvature, bound, epsilon, seed, secure) {
-    .Call(`_dpglmnet_private_smoothness_cpp`, x, curvature, bound, epsilon, seed, secure)
-}
-
-.dpcd_start_gradient_cpp <- function(x, y, family, clip, noise_sd, seed, secure) {
-    .Call(`_dpglmnet_dpcd_start_gradient_cpp`, x, y, family, clip, noise_sd, seed, secure)
-}
-
-.dpcd_path_cpp <- function(x, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, passes, selection, average, seed, secure, trace) {
-    .Call(`_dpglmnet_dpcd_path_cpp`, x, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, passes, selection, average, seed, secure, trace)
-}
-
-.simd_isa_cpp <- function() {
-    .Call(`_dpglmnet_simd_isa_cpp`)
-}
-
-.dense_sweep_cpp <- function(isa, family, eta, y, update_column, change, gradient_column, clip) {
-    .Call(`_dpglmnet_dense_sweep_cpp`, isa, family, eta, y, update_column, change, gradient_column, clip)
-}
-
-.simd_exp_cpp <- function(x) {
-    .Call(`_dpglmnet_simd_exp_cpp`, x)
-}
-
-.dpsgd_start_gradient_cpp <- function(x, y, family, intercept, clip, noise_sd, seed, secure) {
-    .Call(`_dpglmnet_dpsgd_start_gradient_cpp`, x, y, family, intercept, clip, noise_sd, seed, secure)
-}
-
-.dpsgd_path_cpp <- function(x, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, batch_size, steps, seed, secure, trace) {
-    .Call(`_dpglmnet_dpsgd_path_cpp`, x, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, batch_size, steps, seed, secure, trace)
-}
-
 .rdp_subsampled_gaussian_cpp <- function(q, z, orders, sampling) {
     .Call(`_dpglmnet_rdp_subsampled_gaussian_cpp`, q, z, orders, sampling)
 }
@@ -65,12 +25,36 @@
     .Call(`_dpglmnet_rdp_delta_cpp`, orders, rdp, epsilon)
 }
 
-.rdp_noise_multiplier_cpp <- function(epsilon, delta, q, steps, sampling, orders) {
-    .Call(`_dpglmnet_rdp_noise_multiplier_cpp`, epsilon, delta, q, steps, sampling, orders)
+.account_cpp <- function(mechanisms, z, delta, orders) {
+    .Call(`_dpglmnet_account_cpp`, mechanisms, z, delta, orders)
 }
 
-.sha256_file_cpp <- function(path) {
-    .Call(`_dpglmnet_sha256_file_cpp`, path)
+.calibrate_cpp <- function(mechanisms, epsilon, delta, orders) {
+    .Call(`_dpglmnet_calibrate_cpp`, mechanisms, epsilon, delta, orders)
+}
+
+.exact_smoothness_cpp <- function(x, settings) {
+    .Call(`_dpglmnet_exact_smoothness_cpp`, x, settings)
+}
+
+.private_smoothness_cpp <- function(x, settings) {
+    .Call(`_dpglmnet_private_smoothness_cpp`, x, settings)
+}
+
+.dpcd_start_gradient_cpp <- function(x, y, settings) {
+    .Call(`_dpglmnet_dpcd_start_gradient_cpp`, x, y, settings)
+}
+
+.dpcd_path_cpp <- function(x, y, settings) {
+    .Call(`_dpglmnet_dpcd_path_cpp`, x, y, settings)
+}
+
+.dpsgd_start_gradient_cpp <- function(x, y, settings) {
+    .Call(`_dpglmnet_dpsgd_start_gradient_cpp`, x, y, settings)
+}
+
+.dpsgd_path_cpp <- function(x, y, settings) {
+    .Call(`_dpglmnet_dpsgd_path_cpp`, x, y, settings)
 }
 
 .nonfinite_kind_cpp <- function(values) {
@@ -79,5 +63,21 @@
 
 .minibatches_cpp <- function(n, m, draws, seed) {
     .Call(`_dpglmnet_minibatches_cpp`, n, m, draws, seed)
+}
+
+.sha256_file_cpp <- function(path) {
+    .Call(`_dpglmnet_sha256_file_cpp`, path)
+}
+
+.simd_isa_cpp <- function() {
+    .Call(`_dpglmnet_simd_isa_cpp`)
+}
+
+.dense_sweep_cpp <- function(isa, family, eta, y, update_column, change, gradient_column, clip) {
+    .Call(`_dpglmnet_dense_sweep_cpp`, isa, family, eta, y, update_column, change, gradient_column, clip)
+}
+
+.simd_exp_cpp <- function(x) {
+    .Call(`_dpglmnet_simd_exp_cpp`, x)
 }
 

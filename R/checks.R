@@ -92,46 +92,16 @@ check_x <- function(x, arg = "x") {
   x
 }
 
-# Response. Gaussian: a numeric vector. Binomial: a factor with two levels
-# (the second is the class modelled, as in glmnet), a logical vector, or a
-# numeric vector of 0s and 1s. The set of labels is taken from the factor's
-# levels, never from the data, so no class count is revealed.
+# Response: one value per record, checked and coded by the family object
+# (R/family.R). Binomial labels come from a factor's levels, never from the
+# data, so no class count is revealed.
 check_y <- function(y, n, family) {
   if (is.matrix(y) && ncol(y) == 1L) y <- drop(y)
   if (length(y) != n) {
     dpglmnet_abort("y", sprintf("must have one value per row of x (%d), not %d.",
                                 n, length(y)))
   }
-  if (family == "gaussian") {
-    if (!is.numeric(y) || is.object(y)) {
-      dpglmnet_abort("y", "must be numeric for family = \"gaussian\".")
-    }
-    if (anyNA(y)) dpglmnet_abort("y", "must not contain NA or NaN.")
-    if (any(is.infinite(y))) dpglmnet_abort("y", "must not contain Inf or -Inf.")
-    return(list(y = as.numeric(y), classnames = NULL))
-  }
-  if (anyNA(y)) dpglmnet_abort("y", "must not contain NA.")
-  if (is.factor(y)) {
-    if (nlevels(y) != 2L) {
-      dpglmnet_abort("y", sprintf(
-        "must be a factor with exactly two levels for family = \"binomial\", not %d.",
-        nlevels(y)))
-    }
-    return(list(y = as.numeric(as.integer(y) == 2L), classnames = levels(y)))
-  }
-  if (is.logical(y)) return(list(y = as.numeric(y), classnames = c("FALSE", "TRUE")))
-  if (is.numeric(y) && !is.object(y)) {
-    if (any(y != 0 & y != 1)) {
-      dpglmnet_abort("y", paste(
-        "must contain only 0 and 1 for family = \"binomial\"",
-        "(or be a factor with two levels)."))
-    }
-    return(list(y = as.numeric(y), classnames = c("0", "1")))
-  }
-  dpglmnet_abort("y", paste(
-    "must be a factor with two levels, a logical vector or a 0/1 numeric",
-    "vector for family = \"binomial\"; convert labels to a factor with",
-    "explicit levels."))
+  dpglmnet_family(family)$check_response(y)
 }
 
 # A per-column argument given as one value or one value per column.

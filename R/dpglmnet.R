@@ -147,7 +147,7 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
     smoothness.budget = smoothness.budget, x.bounds = x.bounds,
     y.bound = y.bound, rng = rng, trace.it = trace.it
   )
-  path <- solver_fit(problem)
+  path <- fit_private_path(problem)
   new_dpglmnet(problem, path, call)
 }
 
@@ -159,11 +159,11 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                           passes, clip, step, average, batch.size, selection,
                           smoothness,
                           smoothness.budget, x.bounds, y.bound, rng, trace.it) {
-  family <- check_choice(family, c("gaussian", "binomial"), "family")
+  family <- dpglmnet_family(family)
   x <- check_x(x)
   n <- nrow(x)
   p <- ncol(x)
-  response <- check_y(y, n, family)
+  response <- check_y(y, n, family$name)
   alpha <- check_numeric(alpha, "alpha", 0, 1)
   epsilon <- check_numeric(epsilon, "epsilon", lower = 0, lower_open = TRUE,
                            finite = FALSE)
@@ -214,7 +214,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
       x.bounds, "x.bounds", lower = 0, lower_open = TRUE, length = c(1L, p)), p)
   }
   if (!is.null(y.bound)) {
-    if (family != "gaussian") {
+    if (family$name != "gaussian") {
       dpglmnet_abort("y.bound", "applies to family = \"gaussian\" only.")
     }
     y.bound <- check_numeric(y.bound, "y.bound", lower = 0, lower_open = TRUE)
@@ -224,9 +224,12 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   trace.it <- check_numeric(trace.it, "trace.it", lower = 0)
 
   list(
+    # x is read through the transform (clamped to x.bounds) by the core,
+    # without a copy.
     x = clamp_columns(x, x.bounds), y = clamp_response(response$y, y.bound),
-    n = n, p = p, family = family, classnames = response$classnames,
-    curvature = if (family == "binomial") 0.25 else 1,
+    transform = list(bound = x.bounds, center = NULL, scale = NULL),
+    n = n, p = p, family = family$name, family_object = family,
+    classnames = response$classnames, curvature = family$curvature,
     alpha = alpha, nlambda = as.integer(nlambda),
     lambda.min.ratio = lambda.min.ratio, lambda = lambda,
     intercept = intercept, penalty.factor = penalty.factor,

@@ -40,11 +40,7 @@ dpglmnet_objective <- function(object, x, y) {
   response <- check_y(y, nrow(x), object$family)$y
   link <- as.matrix(x %*% object$beta)
   link <- sweep(link, 2L, object$a0, "+")
-  data_fit <- if (object$family == "gaussian") {
-    colMeans((response - link)^2) / 2
-  } else {
-    colMeans(pmax(link, 0) + log1p(exp(-abs(link))) - response * link)
-  }
+  data_fit <- colMeans(dpglmnet_family(object$family)$loss(link, response))
   alpha <- object$settings$alpha
   pf <- object$settings$penalty.factor
   if (is.null(pf)) pf <- rep(1, object$dim[1L])

@@ -138,11 +138,12 @@ predict.dpglmnet <- function(object, newx, s = NULL,
   link <- sweep(link, 2L, as.numeric(coefs[1L, ]), "+")
   colnames(link) <- colnames(coefs)
   if (type == "link") return(link)
-  if (object$family == "gaussian") {
-    if (type == "class") dpglmnet_abort("type", "= \"class\" needs family = \"binomial\".")
-    return(link)
+  family <- dpglmnet_family(object$family)
+  if (type == "response") return(family$linkinv(link))
+  if (!family$classes) {
+    dpglmnet_abort("type", sprintf("= \"class\" needs a family with classes, not \"%s\".",
+                                   family$name))
   }
-  if (type == "response") return(stats::plogis(link))
   classes <- matrix(object$classnames[(link > 0) + 1L], nrow(link), ncol(link),
                     dimnames = dimnames(link))
   classes

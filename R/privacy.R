@@ -60,86 +60,126 @@ gdp_mu <- function(epsilon, delta) {
   .gdp_mu_cpp(epsilon, delta)
 }
 
-# The ledger of one fit. `mechanisms` has one row per mechanism: its type
-# ("gaussian" or "laplace"), how many times it ran, its noise multiplier
-# (Gaussian, sd / replace-one L2 sensitivity), its sampling (rate and scheme)
-# and its pure epsilon (Laplace). With accountant "gdp" (full-batch Gaussian
-# releases only) the Gaussian rows compose exactly as GDP
-# (mu = sqrt(sum count / z^2)); with "rdp" their Renyi DP adds up over
-# `orders` and is converted to (epsilon, delta). The Laplace part is added by
-# basic composition.
-new_privacy_ledger <- function(mechanisms, target_epsilon, target_delta,
-                               rng = "seeded", accountant = c("gdp", "rdp"),
-                               orders = default_orders()) {
-  accountant <- match.arg(accountant)
-  gaussian <- mechanisms$type == "gaussian"
-  mechanisms$gdp_mu <- NA_real_
-  epsilon_laplace <- sum(mechanisms$epsilon[!gaussian])
-  private <- is.finite(target_epsilon)
-  mu_total <- NA_real_
-  order <- NA_real_
-  if (accountant == "gdp") {
-    mechanisms$gdp_mu[gaussian] <- sqrt(mechanisms$count[gaussian]) /
-      mechanisms$noise_multiplier[gaussian]
-    mu_total <- sqrt(sum(mechanisms$gdp_mu[gaussian]^2))
-    epsilon_gaussian <- if (!any(gaussian) || mu_total == 0) 0 else
-      if (private) .gdp_epsilon_cpp(mu_total, target_delta) else Inf
-  } else {
-    rdp <- 0
-    for (k in which(gaussian)) {
-      rdp <- rdp + mechanism_rdp(mechanisms[k, ], orders)
+# One mechanism of a fit, a row of its ledger: what it releases, its type
+# ("gaussian", "laplace" or "exponential"), how many times it runs, its
+# replace-one sensitivity (stated in words), and its noise multiplier (noise
+# scale over that sensitivity): fixed, or `calibrated` as `factor` times the
+# noise level the accountant calibrates for the whole fit. `sampling` and
+# `sampling_rate` describe subsampled runs; `part` > 0 marks a mechanism that
+# reads only part `part` of a data-independent split of the records
+# (parallel composition, src/dpglmnet/accountant.h).
+mechanism <- function(name, type, count, sensitivity, noise_multiplier = NA_real_,
+                      calibrated = FALSE, factor = 1, sampling = "none",
+                      sampling_rate = 1, part = 0L) {
+  list(mechanism = name, type = type, count = as.numeric(count),
+       sensitivity = sensitivity, noise_multiplier = as.numeric(noise_multiplier),
+       calibrated = calibrated, factor = as.numeric(factor), sampling = sampling,
+       sampling_rate = as.numeric(sampling_rate), part = as.integer(part))
+}
+
+# The mechanisms (NULLs dropped) as one data frame, built column by column
+# (no per-row data.frame binding).
+mechanism_table <- function(rows) {
+  rows <- rows[!vapply(rows, is.null, logical(1))]
+  columns <- names(mechanism("", "gaussian", 0, ""))
+  table <- lapply(stats::setNames(columns, columns), function(column) {
+    unlist(lapply(rows, `[[`, column), use.names = FALSE)
+  })
+  structure(table, class = "data.frame", row.names = seq_along(rows))
+}
+
+# The noise level of the calibrated rows: the smallest for which the whole
+# fit spends at most the target (src/dpglmnet/accountant.h). It depends only
+# on public quantities, so repeated fits of the same shape (tuning,
+# benchmarks) reuse it.
+calibrate_noise <- function(mechanisms, epsilon, delta, orders = default_orders()) {
+  if (!is.finite(epsilon)) return(0)
+  key <- paste(c(format(c(epsilon, delta, mechanisms$count, mechanisms$noise_multiplier,
+                          mechanisms$factor, mechanisms$sampling_rate, orders),
+                        digits = 17),
+                 mechanisms$type, mechanisms$calibrated, mechanisms$sampling,
+                 mechanisms$part), collapse = "|")
+  z <- calibration_cache[[key]]
+  if (is.null(z)) {
+    z <- .calibrate_cpp(mechanisms, epsilon, delta, orders)
+    if (length(ls(calibration_cache)) > 1000) {
+      rm(list = ls(calibration_cache), envir = calibration_cache)
     }
-    converted <- .rdp_epsilon_cpp(orders, rdp, target_delta)
-    epsilon_gaussian <- if (private) converted$epsilon else Inf
-    order <- converted$order
+    assign(key, z, envir = calibration_cache)
   }
-  mechanisms$epsilon[gaussian] <- NA_real_
-  composition <- if (accountant == "gdp") {
-    "exact Gaussian DP composition (Dong, Roth & Su 2022)"
+  z
+}
+
+calibration_cache <- new.env(parent = emptyenv())
+
+# The ledger of one fit: the mechanisms with calibrated rows at noise level
+# z, and what they spend together (src/dpglmnet/accountant.h decides how
+# they compose). With epsilon = Inf nothing is noised and nothing is spent
+# privately.
+new_privacy_ledger <- function(mechanisms, z, target_epsilon, target_delta,
+                               rng = "seeded", orders = default_orders()) {
+  private <- is.finite(target_epsilon)
+  mechanisms$noise_multiplier[mechanisms$calibrated] <-
+    if (private) mechanisms$factor[mechanisms$calibrated] * z else 0
+  total <- if (private) {
+    .account_cpp(mechanisms, z, target_delta, orders)
   } else {
-    paste("Renyi DP of the subsampled Gaussian (sampling without replacement,",
-          "replace-one: Wang, Balle & Kasiviswanathan 2019), converted as",
-          "Balle et al. (2020)")
+    list(epsilon = Inf, method = "none", mu = NA_real_, rdp_order = NA_real_,
+         epsilon_pure = 0, part = 0L)
   }
+  gaussian <- mechanisms$type == "gaussian"
+  pure <- !gaussian
+  # Per row: the pure epsilon of Laplace and exponential rows (basic
+  # composition of their runs), the GDP mu of full-batch Gaussian rows.
+  mechanisms$epsilon <- NA_real_
+  mechanisms$epsilon[pure] <- mechanisms$count[pure] *
+    ifelse(mechanisms$type[pure] == "exponential", 2, 1) / mechanisms$noise_multiplier[pure]
+  full_batch <- gaussian & mechanisms$sampling == "none"
+  mechanisms$gdp_mu <- NA_real_
+  mechanisms$gdp_mu[full_batch] <- sqrt(mechanisms$count[full_batch]) /
+    mechanisms$noise_multiplier[full_batch]
+  laplace <- mechanisms$type == "laplace"
   subsampled <- gaussian & mechanisms$sampling != "none"
+  parts <- sort(unique(mechanisms$part[mechanisms$part > 0]))
   structure(list(
-    epsilon = epsilon_laplace + epsilon_gaussian,
+    epsilon = total$epsilon,
     delta = if (private) target_delta else 1,
     target_epsilon = target_epsilon,
     target_delta = target_delta,
     relation = "replace-one",
-    accountant = if (private) {
-      paste(composition,
-            if (epsilon_laplace > 0) "+ basic composition with Laplace" else "")
-    } else "none: epsilon = Inf, no noise and no clipping (not private)",
-    mu = mu_total,
-    rdp_order = order,
-    epsilon_gaussian = epsilon_gaussian,
-    epsilon_laplace = epsilon_laplace,
+    method = total$method,
+    accountant = if (private) accountant_description(total$method, parts)
+                 else "none: epsilon = Inf, no noise and no clipping (not private)",
+    mu = if (private && total$method == "gdp") total$mu else NA_real_,
+    rdp_order = total$rdp_order,
+    epsilon_laplace = sum(mechanisms$epsilon[laplace]),
+    epsilon_pure = total$epsilon_pure,
+    noise_level = z,
     sampling = if (any(subsampled)) {
       sprintf(paste("fixed-size minibatches drawn uniformly without replacement,",
                     "independently at each step (rate %s)"),
-              format(signif(unique(mechanisms$sampling_rate[subsampled]), 4)))
-    } else "none: every release uses all n records",
+              paste(format(signif(unique(mechanisms$sampling_rate[subsampled]), 4)),
+                    collapse = ", "))
+    } else "none: every release uses all the records it reads",
+    parts = if (length(parts)) sprintf(paste(
+      "parallel composition over %d disjoint parts of a data-independent split:",
+      "the total is the largest part's (part %d)"), length(parts), total$part),
     rng = rng,
     mechanisms = mechanisms
   ), class = "dpglmnet_privacy")
 }
 
-# RDP over `orders` of one ledger row (count releases of one kind).
-mechanism_rdp <- function(row, orders) {
-  z <- row$noise_multiplier
-  one_step <- if (row$sampling == "none" || row$sampling_rate >= 1) {
-    orders / (2 * z^2)
-  } else {
-    .rdp_subsampled_gaussian_cpp(row$sampling_rate, z, orders,
-                                 sampling_code(row$sampling))
-  }
-  row$count * one_step
-}
-
-sampling_code <- function(sampling) {
-  match(sampling, c("none", "poisson", "without_replacement")) - 1L
+accountant_description <- function(method, parts) {
+  text <- switch(method,
+    gdp = "exact Gaussian DP composition (Dong, Roth & Su 2022)",
+    rdp = paste("Renyi DP (subsampled Gaussian without replacement under",
+                "replace-one: Wang, Balle & Kasiviswanathan 2019), converted as",
+                "Balle et al. (2020)"),
+    basic = "basic composition of pure-DP mechanisms",
+    none = "nothing released")
+  text <- paste0(text, if (method != "basic") " + basic composition with pure-DP mechanisms")
+  if (length(parts)) text <- paste(text, "within each part; parallel composition across parts")
+  text
 }
 
 format_privacy_line <- function(ledger) {
@@ -150,10 +190,12 @@ format_privacy_line <- function(ledger) {
           format(signif(ledger$epsilon, 6)), format(signif(ledger$delta, 4)),
           ledger$relation, as.integer(sum(ledger$mechanisms$count)),
           paste0(
-            if (is.finite(ledger$mu)) sprintf("GDP mu = %.4g", ledger$mu)
-            else sprintf("RDP, best order %g", ledger$rdp_order),
-            if (ledger$epsilon_laplace > 0)
-              sprintf(" + Laplace eps = %.3g", ledger$epsilon_laplace)))
+            switch(ledger$method,
+                   gdp = sprintf("GDP mu = %.4g", ledger$mu),
+                   rdp = sprintf("RDP, best order %g", ledger$rdp_order),
+                   "basic composition"),
+            if (ledger$epsilon_pure > 0)
+              sprintf(" + pure eps = %.3g", ledger$epsilon_pure)))
 }
 
 #' The privacy ledger of a fit
@@ -164,12 +206,18 @@ format_privacy_line <- function(ledger) {
 #' (`"replace-one"`), the `accountant`, the composed GDP parameter `mu`, the
 #' Gaussian and Laplace shares of epsilon, the `sampling` scheme, the noise
 #' source `rng`, and `mechanisms`, a data frame with one row per mechanism:
-#' what it released, its `type` (`"gaussian"` or `"laplace"`), how many
-#' times it ran (`count`), its `noise_multiplier` (Gaussian: noise sd over
-#' the replace-one L2 sensitivity), its pure `epsilon` (Laplace) and its
-#' `gdp_mu` (Gaussian: `sqrt(count) / noise_multiplier`). Gaussian rows
-#' compose exactly as GDP, `mu = sqrt(sum(gdp_mu^2))`; the Laplace rows add
-#' their epsilon (basic composition).
+#' what it released, its `type` (`"gaussian"`, `"laplace"` or
+#' `"exponential"`), how many times it ran (`count`), its replace-one
+#' `sensitivity`, its `noise_multiplier` (noise scale over that sensitivity;
+#' `calibrated` rows share the fit's calibrated noise level times `factor`),
+#' its `sampling`, the `part` of a data-independent split it reads (0: all
+#' records), its pure `epsilon` (Laplace and exponential rows) and its
+#' `gdp_mu` (full-batch Gaussian rows: `sqrt(count) / noise_multiplier`).
+#' The accountant (`method`) is the tightest valid one: full-batch Gaussian
+#' rows compose exactly as GDP, `mu = sqrt(sum(gdp_mu^2))`; subsampled ones
+#' in Renyi DP; pure-DP rows add their epsilon (basic composition). Rows
+#' that read disjoint parts of the records compose in parallel: the total
+#' is the largest part's.
 #'
 #' @param x A `"dpglmnet_privacy"` ledger.
 #' @param ... Unused.
@@ -180,6 +228,7 @@ print.dpglmnet_privacy <- function(x, ...) {
   cat("  neighbouring relation:", x$relation, "(one record replaced)\n")
   cat("  accountant:", x$accountant, "\n")
   cat("  sampling:", x$sampling, "\n")
+  if (!is.null(x$parts)) cat("  parts:", x$parts, "\n")
   cat(sprintf("  target: epsilon = %s, delta = %s; spent: epsilon = %s\n",
               format(x$target_epsilon), format(x$target_delta),
               format(x$epsilon, digits = 12)))

@@ -26,8 +26,9 @@
 #' (Balle et al. 2020), and `rdp_delta()` solves the same bound for delta.
 #' `noise_multiplier()` calibrates: the smallest noise multiplier whose
 #' epsilon is at most the target (bisection in log z to 1e-10 relative,
-#' returning the noisier end). With `q = 1` or `sampling = "none"` it uses the
-#' exact Gaussian-DP accountant ([gdp_mu()]) instead of RDP.
+#' returning the noisier end), with the accountant of the fits: with `q = 1`
+#' or `sampling = "none"` the exact Gaussian-DP accountant ([gdp_mu()]), which
+#' is tighter than RDP there.
 #'
 #' @param q Sampling rate in \[0, 1\].
 #' @param noise_multiplier Noise multiplier `z >= 0`.
@@ -81,8 +82,7 @@ rdp_subsampled_gaussian <- function(q, noise_multiplier, steps,
   orders <- check_orders(orders)
   sampling <- check_choice(sampling, c("poisson", "without_replacement"), "sampling")
   if (steps == 0) return(rep(0, length(orders)))
-  steps * .rdp_subsampled_gaussian_cpp(q, noise_multiplier, orders,
-                                       sampling_code(sampling))
+  steps * .rdp_subsampled_gaussian_cpp(q, noise_multiplier, orders, sampling)
 }
 
 #' @rdname rdp
@@ -117,8 +117,9 @@ noise_multiplier <- function(epsilon, delta, steps, q = 1,
   sampling <- check_choice(sampling, c("none", "poisson", "without_replacement"),
                            "sampling")
   orders <- check_orders(orders)
-  if (sampling == "none" || q == 1) {
-    return(.gdp_noise_multiplier_cpp(steps, epsilon, delta))
-  }
-  .rdp_noise_multiplier_cpp(epsilon, delta, q, steps, sampling_code(sampling), orders)
+  if (q == 1) sampling <- "none"
+  # The fit's own accountant (src/dpglmnet/accountant.h) with one row.
+  .calibrate_cpp(mechanism_table(list(mechanism(
+    "", "gaussian", steps, "", calibrated = TRUE, sampling = sampling,
+    sampling_rate = q))), epsilon, delta, orders)
 }

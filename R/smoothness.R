@@ -4,28 +4,40 @@
 # the data, so they are either public (bounds, uniform, user-given), private
 # (Laplace mechanism, charged), or exact (epsilon = Inf only).
 
-# Returns list(source, values (length p), laplace_epsilon, laplace_scale).
+# Returns list(source, values (length p), laplace_epsilon, laplace_scale,
+# mechanism (the ledger row of a private release, or NULL)).
 resolve_smoothness <- function(smoothness, x, curvature, epsilon, budget,
-                               x.bounds, rng) {
+                               x.bounds, rng, transform) {
   p <- ncol(x)
   public <- function(source, values) {
     list(source = source, values = values, laplace_epsilon = 0,
-         laplace_scale = NULL)
+         laplace_scale = NULL, mechanism = NULL)
+  }
+  exact <- function() {
+    .exact_smoothness_cpp(x, list(transform = transform, curvature = curvature))
   }
   if (is.numeric(smoothness)) return(public("user", smoothness))
   switch(smoothness,
     uniform = public("uniform", rep(curvature, p)),
     bounds = public("bounds", curvature * x.bounds^2),
-    exact = public("exact", .exact_smoothness_cpp(x, curvature)),
+    exact = public("exact", exact()),
     private = {
       if (!is.finite(epsilon)) {
-        public("exact", .exact_smoothness_cpp(x, curvature))
+        public("exact", exact())
       } else {
         eps_s <- budget * epsilon
-        released <- .private_smoothness_cpp(x, curvature, x.bounds, eps_s,
-                                            draw_seed(), rng == "secure")
+        released <- .private_smoothness_cpp(x, list(
+          transform = transform, curvature = curvature, value_bound = x.bounds,
+          epsilon = eps_s, seed = draw_seed(), secure = rng == "secure"))
+        # p Laplace releases of means of values in [0, b_j]: replace-one
+        # sensitivity b_j / n, scale p b_j / (n eps_s), so noise multiplier
+        # p / eps_s each (smoothness.h).
         list(source = "private", values = released$smoothness,
-             laplace_epsilon = eps_s, laplace_scale = released$laplace_scale)
+             laplace_epsilon = eps_s, laplace_scale = released$laplace_scale,
+             mechanism = mechanism(
+               "smoothness constants M_j (clamped per-record x_ij^2)", "laplace",
+               p, "b_j / n, b_j = curvature x.bounds_j^2",
+               noise_multiplier = p / eps_s))
       }
     }
   )
@@ -67,7 +79,7 @@ choose_smoothness <- function(smoothness, p, epsilon, x.bounds) {
 problem_smoothness <- function(problem) {
   smooth <- resolve_smoothness(problem$smoothness, problem$x, problem$curvature,
                                problem$epsilon, problem$smoothness.budget,
-                               problem$x.bounds, problem$rng)
+                               problem$x.bounds, problem$rng, problem$transform)
   smooth$coordinates <- c(smooth$values,
                           if (problem$intercept) problem$curvature)
   smooth

@@ -1,67 +1,65 @@
-# Private solvers. Each takes the checked problem (see check_problem()) and
-# returns list(beta = p x nlambda matrix, a0, lambda, privacy = ledger,
-# settings). Adding a solver is adding an entry here and its file.
+# The private path skeleton every solver plugs into. A solver is a list of
+# functions of the checked problem (see check_problem()):
+#   setup(problem)            its constants, and the mechanisms already run
+#                             to get them (e.g. private smoothness), as
+#                             list(..., mechanisms = list of mechanism()s);
+#   releases(problem, setup)  the mechanisms of the path, noise calibrated;
+#   start_release(problem, setup)  the mechanism behind a private lambda_max
+#                             (used when no lambda is given), or NULL;
+#   noise(problem, setup, z)  the noise settings given the noise level z;
+#   start_gradient(problem, setup, noise)  the released gradient at 0;
+#   path(problem, setup, noise, lambda)    list(beta = p x nlambda, a0);
+#   settings(problem, setup, noise)        what the fit reports about itself.
+# fit_private_path() runs them in that order: it lists every mechanism of the
+# fit, calibrates one noise level for all of them, releases lambda_max if
+# needed, runs the path and builds the ledger. Adding a solver is adding its
+# file and an entry in dpglmnet_solvers.
 
 dpglmnet_solvers <- list(
-  dpcd = function(problem) fit_dpcd(problem),
-  dpsgd = function(problem) fit_dpsgd(problem)
+  dpcd = function() dpcd_solver,
+  dpsgd = function() dpsgd_solver
 )
 
-solver_fit <- function(problem) dpglmnet_solvers[[problem$solver]](problem)
-
-# Calibrates one noise multiplier shared by `releases` Gaussian releases so
-# that, with the Laplace rows already in `mechanisms`, the ledger's total is
-# at most the target epsilon. Returns list(noise_multiplier, ledger).
-calibrate_gaussian <- function(mechanisms, gaussian_rows, problem,
-                               accountant = "gdp") {
-  laplace_epsilon <- sum(mechanisms$epsilon[mechanisms$type == "laplace"])
-  gaussian_budget <- problem$epsilon - laplace_epsilon
-  private <- is.finite(problem$epsilon)
-  rows <- mechanisms[gaussian_rows, ]
-  z <- if (!private) 0 else cached_noise_multiplier(
-    accountant, gaussian_budget, problem$delta, rows$count, rows$sampling_rate,
-    rows$sampling)
-  repeat {
-    mechanisms$noise_multiplier[gaussian_rows] <- z
-    ledger <- new_privacy_ledger(mechanisms, problem$epsilon, problem$delta,
-                                 problem$rng, accountant)
-    # Guard against rounding between the C++ calibration and the ledger.
-    if (!private || ledger$epsilon <= problem$epsilon) break
-    z <- z * (1 + 1e-10)
+fit_private_path <- function(problem) {
+  solver <- dpglmnet_solvers[[problem$solver]]()
+  setup <- solver$setup(problem)
+  release_lambda_max <- is.null(problem$lambda)
+  mechanisms <- mechanism_table(c(
+    problem$preprocessing$mechanisms,
+    setup$mechanisms,
+    if (release_lambda_max) list(solver$start_release(problem, setup)),
+    solver$releases(problem, setup)))
+  z <- calibrate_noise(mechanisms, problem$epsilon, problem$delta)
+  ledger <- new_privacy_ledger(mechanisms, z, problem$epsilon, problem$delta,
+                               problem$rng)
+  noise <- solver$noise(problem, setup, z)
+  lambda <- problem$lambda
+  if (release_lambda_max) {
+    lambda <- lambda_grid(solver$start_gradient(problem, setup, noise), problem)
   }
-  list(noise_multiplier = z, ledger = ledger)
+  path <- solver$path(problem, setup, noise, lambda)
+  settings <- c(
+    list(solver = problem$solver, passes = problem$passes, step = problem$step,
+         clip = problem$clip, alpha = problem$alpha, noise_multiplier = z,
+         lambda_max = if (release_lambda_max) lambda[1L],
+         penalty.factor = problem$penalty.factor,
+         lower.limits = problem$lower.limits, upper.limits = problem$upper.limits,
+         x.bounds = problem$x.bounds, y.bound = problem$y.bound),
+    solver$settings(problem, setup, noise))
+  list(beta = path$beta, a0 = path$a0, lambda = lambda, privacy = ledger,
+       settings = settings)
 }
 
-# Calibration depends only on public quantities (budget, counts, sampling),
-# so repeated fits of the same shape (tuning, benchmarks) reuse it.
-calibration_cache <- new.env(parent = emptyenv())
-
-cached_noise_multiplier <- function(accountant, epsilon, delta, count,
-                                    sampling_rate, sampling) {
-  key <- paste(accountant, format(c(epsilon, delta, count, sampling_rate),
-                                  digits = 17), sampling, collapse = "|")
-  z <- calibration_cache[[key]]
-  if (is.null(z)) {
-    z <- if (accountant == "gdp") {
-      .gdp_noise_multiplier_cpp(sum(count), epsilon, delta)
-    } else {
-      .rdp_noise_multiplier_cpp(epsilon, delta, sampling_rate, count,
-                                sampling_code(sampling), default_orders())
-    }
-    if (length(ls(calibration_cache)) > 1000) {
-      rm(list = ls(calibration_cache), envir = calibration_cache)
-    }
-    assign(key, z, envir = calibration_cache)
-  }
-  z
-}
-
-mechanism_row <- function(mechanism, type, count, epsilon = NA_real_,
-                          sampling_rate = 1, sampling = "none") {
-  data.frame(mechanism = mechanism, type = type, count = as.numeric(count),
-             noise_multiplier = NA_real_, epsilon = epsilon,
-             sampling_rate = sampling_rate, sampling = sampling,
-             stringsAsFactors = FALSE)
+# What the C++ entries need of every problem: the family, the intercept, the
+# column transform of x, the penalty, and a fresh seed (or the secure source).
+core_settings <- function(problem, ...) {
+  c(list(family = problem$family, intercept = problem$intercept,
+         transform = problem$transform, alpha = problem$alpha,
+         penalty_factor = problem$penalty.factor,
+         lower_limits = problem$lower.limits, upper_limits = problem$upper.limits,
+         seed = draw_seed(), secure = problem$rng == "secure",
+         trace = problem$trace.it),
+    list(...))
 }
 
 # The lambda grid from the private gradient at the starting point: glmnet's

@@ -47,89 +47,183 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// gdp_noise_multiplier_cpp
-double gdp_noise_multiplier_cpp(double releases, double epsilon, double delta);
-RcppExport SEXP _dpglmnet_gdp_noise_multiplier_cpp(SEXP releasesSEXP, SEXP epsilonSEXP, SEXP deltaSEXP) {
+// rdp_subsampled_gaussian_cpp
+NumericVector rdp_subsampled_gaussian_cpp(double q, double z, NumericVector orders, std::string sampling);
+RcppExport SEXP _dpglmnet_rdp_subsampled_gaussian_cpp(SEXP qSEXP, SEXP zSEXP, SEXP ordersSEXP, SEXP samplingSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< double >::type releases(releasesSEXP);
+    Rcpp::traits::input_parameter< double >::type q(qSEXP);
+    Rcpp::traits::input_parameter< double >::type z(zSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type orders(ordersSEXP);
+    Rcpp::traits::input_parameter< std::string >::type sampling(samplingSEXP);
+    rcpp_result_gen = Rcpp::wrap(rdp_subsampled_gaussian_cpp(q, z, orders, sampling));
+    return rcpp_result_gen;
+END_RCPP
+}
+// rdp_epsilon_cpp
+List rdp_epsilon_cpp(NumericVector orders, NumericVector rdp, double delta);
+RcppExport SEXP _dpglmnet_rdp_epsilon_cpp(SEXP ordersSEXP, SEXP rdpSEXP, SEXP deltaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type orders(ordersSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type rdp(rdpSEXP);
+    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
+    rcpp_result_gen = Rcpp::wrap(rdp_epsilon_cpp(orders, rdp, delta));
+    return rcpp_result_gen;
+END_RCPP
+}
+// rdp_delta_cpp
+List rdp_delta_cpp(NumericVector orders, NumericVector rdp, double epsilon);
+RcppExport SEXP _dpglmnet_rdp_delta_cpp(SEXP ordersSEXP, SEXP rdpSEXP, SEXP epsilonSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type orders(ordersSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type rdp(rdpSEXP);
+    Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
+    rcpp_result_gen = Rcpp::wrap(rdp_delta_cpp(orders, rdp, epsilon));
+    return rcpp_result_gen;
+END_RCPP
+}
+// account_cpp
+List account_cpp(List mechanisms, double z, double delta, NumericVector orders);
+RcppExport SEXP _dpglmnet_account_cpp(SEXP mechanismsSEXP, SEXP zSEXP, SEXP deltaSEXP, SEXP ordersSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< List >::type mechanisms(mechanismsSEXP);
+    Rcpp::traits::input_parameter< double >::type z(zSEXP);
+    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type orders(ordersSEXP);
+    rcpp_result_gen = Rcpp::wrap(account_cpp(mechanisms, z, delta, orders));
+    return rcpp_result_gen;
+END_RCPP
+}
+// calibrate_cpp
+double calibrate_cpp(List mechanisms, double epsilon, double delta, NumericVector orders);
+RcppExport SEXP _dpglmnet_calibrate_cpp(SEXP mechanismsSEXP, SEXP epsilonSEXP, SEXP deltaSEXP, SEXP ordersSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< List >::type mechanisms(mechanismsSEXP);
     Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
     Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
-    rcpp_result_gen = Rcpp::wrap(gdp_noise_multiplier_cpp(releases, epsilon, delta));
+    Rcpp::traits::input_parameter< NumericVector >::type orders(ordersSEXP);
+    rcpp_result_gen = Rcpp::wrap(calibrate_cpp(mechanisms, epsilon, delta, orders));
     return rcpp_result_gen;
 END_RCPP
 }
 // exact_smoothness_cpp
-NumericVector exact_smoothness_cpp(SEXP x, double curvature);
-RcppExport SEXP _dpglmnet_exact_smoothness_cpp(SEXP xSEXP, SEXP curvatureSEXP) {
+NumericVector exact_smoothness_cpp(SEXP x, List settings);
+RcppExport SEXP _dpglmnet_exact_smoothness_cpp(SEXP xSEXP, SEXP settingsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
-    Rcpp::traits::input_parameter< double >::type curvature(curvatureSEXP);
-    rcpp_result_gen = Rcpp::wrap(exact_smoothness_cpp(x, curvature));
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(exact_smoothness_cpp(x, settings));
     return rcpp_result_gen;
 END_RCPP
 }
 // private_smoothness_cpp
-List private_smoothness_cpp(SEXP x, double curvature, NumericVector bound, double epsilon, NumericVector seed, bool secure);
-RcppExport SEXP _dpglmnet_private_smoothness_cpp(SEXP xSEXP, SEXP curvatureSEXP, SEXP boundSEXP, SEXP epsilonSEXP, SEXP seedSEXP, SEXP secureSEXP) {
+List private_smoothness_cpp(SEXP x, List settings);
+RcppExport SEXP _dpglmnet_private_smoothness_cpp(SEXP xSEXP, SEXP settingsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
-    Rcpp::traits::input_parameter< double >::type curvature(curvatureSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type bound(boundSEXP);
-    Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type seed(seedSEXP);
-    Rcpp::traits::input_parameter< bool >::type secure(secureSEXP);
-    rcpp_result_gen = Rcpp::wrap(private_smoothness_cpp(x, curvature, bound, epsilon, seed, secure));
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(private_smoothness_cpp(x, settings));
     return rcpp_result_gen;
 END_RCPP
 }
 // dpcd_start_gradient_cpp
-NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, std::string family, NumericVector clip, NumericVector noise_sd, NumericVector seed, bool secure);
-RcppExport SEXP _dpglmnet_dpcd_start_gradient_cpp(SEXP xSEXP, SEXP ySEXP, SEXP familySEXP, SEXP clipSEXP, SEXP noise_sdSEXP, SEXP seedSEXP, SEXP secureSEXP) {
+NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, List settings);
+RcppExport SEXP _dpglmnet_dpcd_start_gradient_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
-    Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type clip(clipSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type noise_sd(noise_sdSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type seed(seedSEXP);
-    Rcpp::traits::input_parameter< bool >::type secure(secureSEXP);
-    rcpp_result_gen = Rcpp::wrap(dpcd_start_gradient_cpp(x, y, family, clip, noise_sd, seed, secure));
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(dpcd_start_gradient_cpp(x, y, settings));
     return rcpp_result_gen;
 END_RCPP
 }
 // dpcd_path_cpp
-List dpcd_path_cpp(SEXP x, NumericVector y, std::string family, bool intercept, NumericVector lambda, double alpha, NumericVector penalty_factor, NumericVector lower, NumericVector upper, NumericVector step, NumericVector clip, NumericVector noise_sd, int passes, std::string selection, bool average, NumericVector seed, bool secure, int trace);
-RcppExport SEXP _dpglmnet_dpcd_path_cpp(SEXP xSEXP, SEXP ySEXP, SEXP familySEXP, SEXP interceptSEXP, SEXP lambdaSEXP, SEXP alphaSEXP, SEXP penalty_factorSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP stepSEXP, SEXP clipSEXP, SEXP noise_sdSEXP, SEXP passesSEXP, SEXP selectionSEXP, SEXP averageSEXP, SEXP seedSEXP, SEXP secureSEXP, SEXP traceSEXP) {
+List dpcd_path_cpp(SEXP x, NumericVector y, List settings);
+RcppExport SEXP _dpglmnet_dpcd_path_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
-    Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
-    Rcpp::traits::input_parameter< bool >::type intercept(interceptSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type lambda(lambdaSEXP);
-    Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type penalty_factor(penalty_factorSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type lower(lowerSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type upper(upperSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type step(stepSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type clip(clipSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type noise_sd(noise_sdSEXP);
-    Rcpp::traits::input_parameter< int >::type passes(passesSEXP);
-    Rcpp::traits::input_parameter< std::string >::type selection(selectionSEXP);
-    Rcpp::traits::input_parameter< bool >::type average(averageSEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(dpcd_path_cpp(x, y, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
+// dpsgd_start_gradient_cpp
+NumericVector dpsgd_start_gradient_cpp(SEXP x, NumericVector y, List settings);
+RcppExport SEXP _dpglmnet_dpsgd_start_gradient_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(dpsgd_start_gradient_cpp(x, y, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
+// dpsgd_path_cpp
+List dpsgd_path_cpp(SEXP x, NumericVector y, List settings);
+RcppExport SEXP _dpglmnet_dpsgd_path_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(dpsgd_path_cpp(x, y, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
+// nonfinite_kind_cpp
+int nonfinite_kind_cpp(NumericVector values);
+RcppExport SEXP _dpglmnet_nonfinite_kind_cpp(SEXP valuesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type values(valuesSEXP);
+    rcpp_result_gen = Rcpp::wrap(nonfinite_kind_cpp(values));
+    return rcpp_result_gen;
+END_RCPP
+}
+// minibatches_cpp
+IntegerMatrix minibatches_cpp(int n, int m, int draws, NumericVector seed);
+RcppExport SEXP _dpglmnet_minibatches_cpp(SEXP nSEXP, SEXP mSEXP, SEXP drawsSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< int >::type draws(drawsSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type seed(seedSEXP);
-    Rcpp::traits::input_parameter< bool >::type secure(secureSEXP);
-    Rcpp::traits::input_parameter< int >::type trace(traceSEXP);
-    rcpp_result_gen = Rcpp::wrap(dpcd_path_cpp(x, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, passes, selection, average, seed, secure, trace));
+    rcpp_result_gen = Rcpp::wrap(minibatches_cpp(n, m, draws, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// sha256_file_cpp
+std::string sha256_file_cpp(std::string path);
+RcppExport SEXP _dpglmnet_sha256_file_cpp(SEXP pathSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type path(pathSEXP);
+    rcpp_result_gen = Rcpp::wrap(sha256_file_cpp(path));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -172,165 +266,28 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// dpsgd_start_gradient_cpp
-NumericVector dpsgd_start_gradient_cpp(SEXP x, NumericVector y, std::string family, bool intercept, double clip, double noise_sd, NumericVector seed, bool secure);
-RcppExport SEXP _dpglmnet_dpsgd_start_gradient_cpp(SEXP xSEXP, SEXP ySEXP, SEXP familySEXP, SEXP interceptSEXP, SEXP clipSEXP, SEXP noise_sdSEXP, SEXP seedSEXP, SEXP secureSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
-    Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
-    Rcpp::traits::input_parameter< bool >::type intercept(interceptSEXP);
-    Rcpp::traits::input_parameter< double >::type clip(clipSEXP);
-    Rcpp::traits::input_parameter< double >::type noise_sd(noise_sdSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type seed(seedSEXP);
-    Rcpp::traits::input_parameter< bool >::type secure(secureSEXP);
-    rcpp_result_gen = Rcpp::wrap(dpsgd_start_gradient_cpp(x, y, family, intercept, clip, noise_sd, seed, secure));
-    return rcpp_result_gen;
-END_RCPP
-}
-// dpsgd_path_cpp
-List dpsgd_path_cpp(SEXP x, NumericVector y, std::string family, bool intercept, NumericVector lambda, double alpha, NumericVector penalty_factor, NumericVector lower, NumericVector upper, double step, double clip, double noise_sd, int batch_size, double steps, NumericVector seed, bool secure, int trace);
-RcppExport SEXP _dpglmnet_dpsgd_path_cpp(SEXP xSEXP, SEXP ySEXP, SEXP familySEXP, SEXP interceptSEXP, SEXP lambdaSEXP, SEXP alphaSEXP, SEXP penalty_factorSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP stepSEXP, SEXP clipSEXP, SEXP noise_sdSEXP, SEXP batch_sizeSEXP, SEXP stepsSEXP, SEXP seedSEXP, SEXP secureSEXP, SEXP traceSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
-    Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
-    Rcpp::traits::input_parameter< bool >::type intercept(interceptSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type lambda(lambdaSEXP);
-    Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type penalty_factor(penalty_factorSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type lower(lowerSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type upper(upperSEXP);
-    Rcpp::traits::input_parameter< double >::type step(stepSEXP);
-    Rcpp::traits::input_parameter< double >::type clip(clipSEXP);
-    Rcpp::traits::input_parameter< double >::type noise_sd(noise_sdSEXP);
-    Rcpp::traits::input_parameter< int >::type batch_size(batch_sizeSEXP);
-    Rcpp::traits::input_parameter< double >::type steps(stepsSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type seed(seedSEXP);
-    Rcpp::traits::input_parameter< bool >::type secure(secureSEXP);
-    Rcpp::traits::input_parameter< int >::type trace(traceSEXP);
-    rcpp_result_gen = Rcpp::wrap(dpsgd_path_cpp(x, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, batch_size, steps, seed, secure, trace));
-    return rcpp_result_gen;
-END_RCPP
-}
-// rdp_subsampled_gaussian_cpp
-NumericVector rdp_subsampled_gaussian_cpp(double q, double z, NumericVector orders, int sampling);
-RcppExport SEXP _dpglmnet_rdp_subsampled_gaussian_cpp(SEXP qSEXP, SEXP zSEXP, SEXP ordersSEXP, SEXP samplingSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< double >::type q(qSEXP);
-    Rcpp::traits::input_parameter< double >::type z(zSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type orders(ordersSEXP);
-    Rcpp::traits::input_parameter< int >::type sampling(samplingSEXP);
-    rcpp_result_gen = Rcpp::wrap(rdp_subsampled_gaussian_cpp(q, z, orders, sampling));
-    return rcpp_result_gen;
-END_RCPP
-}
-// rdp_epsilon_cpp
-List rdp_epsilon_cpp(NumericVector orders, NumericVector rdp, double delta);
-RcppExport SEXP _dpglmnet_rdp_epsilon_cpp(SEXP ordersSEXP, SEXP rdpSEXP, SEXP deltaSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< NumericVector >::type orders(ordersSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type rdp(rdpSEXP);
-    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
-    rcpp_result_gen = Rcpp::wrap(rdp_epsilon_cpp(orders, rdp, delta));
-    return rcpp_result_gen;
-END_RCPP
-}
-// rdp_delta_cpp
-List rdp_delta_cpp(NumericVector orders, NumericVector rdp, double epsilon);
-RcppExport SEXP _dpglmnet_rdp_delta_cpp(SEXP ordersSEXP, SEXP rdpSEXP, SEXP epsilonSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< NumericVector >::type orders(ordersSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type rdp(rdpSEXP);
-    Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
-    rcpp_result_gen = Rcpp::wrap(rdp_delta_cpp(orders, rdp, epsilon));
-    return rcpp_result_gen;
-END_RCPP
-}
-// rdp_noise_multiplier_cpp
-double rdp_noise_multiplier_cpp(double epsilon, double delta, NumericVector q, NumericVector steps, IntegerVector sampling, NumericVector orders);
-RcppExport SEXP _dpglmnet_rdp_noise_multiplier_cpp(SEXP epsilonSEXP, SEXP deltaSEXP, SEXP qSEXP, SEXP stepsSEXP, SEXP samplingSEXP, SEXP ordersSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
-    Rcpp::traits::input_parameter< double >::type delta(deltaSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type q(qSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type steps(stepsSEXP);
-    Rcpp::traits::input_parameter< IntegerVector >::type sampling(samplingSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type orders(ordersSEXP);
-    rcpp_result_gen = Rcpp::wrap(rdp_noise_multiplier_cpp(epsilon, delta, q, steps, sampling, orders));
-    return rcpp_result_gen;
-END_RCPP
-}
-// sha256_file_cpp
-std::string sha256_file_cpp(std::string path);
-RcppExport SEXP _dpglmnet_sha256_file_cpp(SEXP pathSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< std::string >::type path(pathSEXP);
-    rcpp_result_gen = Rcpp::wrap(sha256_file_cpp(path));
-    return rcpp_result_gen;
-END_RCPP
-}
-// nonfinite_kind_cpp
-int nonfinite_kind_cpp(NumericVector values);
-RcppExport SEXP _dpglmnet_nonfinite_kind_cpp(SEXP valuesSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< NumericVector >::type values(valuesSEXP);
-    rcpp_result_gen = Rcpp::wrap(nonfinite_kind_cpp(values));
-    return rcpp_result_gen;
-END_RCPP
-}
-// minibatches_cpp
-IntegerMatrix minibatches_cpp(int n, int m, int draws, NumericVector seed);
-RcppExport SEXP _dpglmnet_minibatches_cpp(SEXP nSEXP, SEXP mSEXP, SEXP drawsSEXP, SEXP seedSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< int >::type n(nSEXP);
-    Rcpp::traits::input_parameter< int >::type m(mSEXP);
-    Rcpp::traits::input_parameter< int >::type draws(drawsSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type seed(seedSEXP);
-    rcpp_result_gen = Rcpp::wrap(minibatches_cpp(n, m, draws, seed));
-    return rcpp_result_gen;
-END_RCPP
-}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_gdp_epsilon_cpp", (DL_FUNC) &_dpglmnet_gdp_epsilon_cpp, 2},
     {"_dpglmnet_gdp_delta_cpp", (DL_FUNC) &_dpglmnet_gdp_delta_cpp, 2},
     {"_dpglmnet_gdp_mu_cpp", (DL_FUNC) &_dpglmnet_gdp_mu_cpp, 2},
-    {"_dpglmnet_gdp_noise_multiplier_cpp", (DL_FUNC) &_dpglmnet_gdp_noise_multiplier_cpp, 3},
-    {"_dpglmnet_exact_smoothness_cpp", (DL_FUNC) &_dpglmnet_exact_smoothness_cpp, 2},
-    {"_dpglmnet_private_smoothness_cpp", (DL_FUNC) &_dpglmnet_private_smoothness_cpp, 6},
-    {"_dpglmnet_dpcd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpcd_start_gradient_cpp, 7},
-    {"_dpglmnet_dpcd_path_cpp", (DL_FUNC) &_dpglmnet_dpcd_path_cpp, 18},
-    {"_dpglmnet_simd_isa_cpp", (DL_FUNC) &_dpglmnet_simd_isa_cpp, 0},
-    {"_dpglmnet_dense_sweep_cpp", (DL_FUNC) &_dpglmnet_dense_sweep_cpp, 8},
-    {"_dpglmnet_simd_exp_cpp", (DL_FUNC) &_dpglmnet_simd_exp_cpp, 1},
-    {"_dpglmnet_dpsgd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpsgd_start_gradient_cpp, 8},
-    {"_dpglmnet_dpsgd_path_cpp", (DL_FUNC) &_dpglmnet_dpsgd_path_cpp, 17},
     {"_dpglmnet_rdp_subsampled_gaussian_cpp", (DL_FUNC) &_dpglmnet_rdp_subsampled_gaussian_cpp, 4},
     {"_dpglmnet_rdp_epsilon_cpp", (DL_FUNC) &_dpglmnet_rdp_epsilon_cpp, 3},
     {"_dpglmnet_rdp_delta_cpp", (DL_FUNC) &_dpglmnet_rdp_delta_cpp, 3},
-    {"_dpglmnet_rdp_noise_multiplier_cpp", (DL_FUNC) &_dpglmnet_rdp_noise_multiplier_cpp, 6},
-    {"_dpglmnet_sha256_file_cpp", (DL_FUNC) &_dpglmnet_sha256_file_cpp, 1},
+    {"_dpglmnet_account_cpp", (DL_FUNC) &_dpglmnet_account_cpp, 4},
+    {"_dpglmnet_calibrate_cpp", (DL_FUNC) &_dpglmnet_calibrate_cpp, 4},
+    {"_dpglmnet_exact_smoothness_cpp", (DL_FUNC) &_dpglmnet_exact_smoothness_cpp, 2},
+    {"_dpglmnet_private_smoothness_cpp", (DL_FUNC) &_dpglmnet_private_smoothness_cpp, 2},
+    {"_dpglmnet_dpcd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpcd_start_gradient_cpp, 3},
+    {"_dpglmnet_dpcd_path_cpp", (DL_FUNC) &_dpglmnet_dpcd_path_cpp, 3},
+    {"_dpglmnet_dpsgd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpsgd_start_gradient_cpp, 3},
+    {"_dpglmnet_dpsgd_path_cpp", (DL_FUNC) &_dpglmnet_dpsgd_path_cpp, 3},
     {"_dpglmnet_nonfinite_kind_cpp", (DL_FUNC) &_dpglmnet_nonfinite_kind_cpp, 1},
     {"_dpglmnet_minibatches_cpp", (DL_FUNC) &_dpglmnet_minibatches_cpp, 4},
+    {"_dpglmnet_sha256_file_cpp", (DL_FUNC) &_dpglmnet_sha256_file_cpp, 1},
+    {"_dpglmnet_simd_isa_cpp", (DL_FUNC) &_dpglmnet_simd_isa_cpp, 0},
+    {"_dpglmnet_dense_sweep_cpp", (DL_FUNC) &_dpglmnet_dense_sweep_cpp, 8},
+    {"_dpglmnet_simd_exp_cpp", (DL_FUNC) &_dpglmnet_simd_exp_cpp, 1},
     {NULL, NULL, 0}
 };
 

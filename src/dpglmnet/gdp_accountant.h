@@ -15,11 +15,12 @@
 #include <cmath>
 #include <limits>
 
+#include "bisection.h"
+
 namespace dpglmnet {
 namespace gdp {
 
 constexpr double kRelativeTolerance = 1e-10;
-constexpr int kMaxBisections = 400;
 
 // log Phi(x), accurate in both tails.
 inline double log_normal_cdf(double x) {
@@ -58,9 +59,9 @@ inline double delta(double mu, double epsilon) {
   return std::exp(log_delta(mu, epsilon));
 }
 
-// Smallest epsilon >= 0 with delta(epsilon) <= target delta. Bisection to
-// kRelativeTolerance; returns the upper end, so the reported epsilon is never
-// below the true one.
+// Smallest epsilon >= 0 with delta(epsilon) <= target delta, to relative
+// kRelativeTolerance; the upper end of the bracket, so the reported epsilon
+// is never below the true one.
 inline double epsilon(double mu, double target_delta) {
   const double inf = std::numeric_limits<double>::infinity();
   if (!(mu > 0.0)) return 0.0;
@@ -68,49 +69,22 @@ inline double epsilon(double mu, double target_delta) {
   if (target_delta >= 1.0) return 0.0;
   const double log_target = std::log(target_delta);
   if (log_delta(mu, 0.0) <= log_target) return 0.0;
-  double lo = 0.0, hi = 1.0;
-  while (log_delta(mu, hi) > log_target) {
-    lo = hi;
-    hi *= 2.0;
-    if (hi > 1e300) return inf;
-  }
-  for (int it = 0; it < kMaxBisections && hi - lo > kRelativeTolerance * hi; ++it) {
-    const double mid = 0.5 * (lo + hi);
-    if (log_delta(mu, mid) > log_target) lo = mid; else hi = mid;
-  }
-  return hi;
+  return smallest_admissible(
+      [&](double eps) { return log_delta(mu, eps) <= log_target; }, 1.0,
+      kRelativeTolerance);
 }
 
-// Largest mu with delta(epsilon) <= target delta (bisection in log mu);
-// returns the lower end, so the mechanism is never less private than asked.
+// Largest mu with delta(epsilon) <= target delta; the lower end of the
+// bracket, so the mechanism is never less private than asked.
 inline double mu(double target_epsilon, double target_delta) {
   const double inf = std::numeric_limits<double>::infinity();
   if (target_epsilon == inf) return inf;
   if (!(target_delta > 0.0)) return 0.0;
   if (target_delta >= 1.0) return inf;
   const double log_target = std::log(target_delta);
-  auto admissible = [&](double m) {
-    return log_delta(m, target_epsilon) <= log_target;
-  };
-  double lo = 1.0, hi = 1.0;
-  if (admissible(1.0)) {
-    while (admissible(hi)) {
-      lo = hi;
-      hi *= 2.0;
-      if (hi > 1e300) return inf;
-    }
-  } else {
-    while (!admissible(lo)) {
-      hi = lo;
-      lo *= 0.5;
-      if (lo < 1e-300) return 0.0;
-    }
-  }
-  for (int it = 0; it < kMaxBisections && hi - lo > kRelativeTolerance * lo; ++it) {
-    const double mid = std::sqrt(lo * hi);
-    if (admissible(mid)) lo = mid; else hi = mid;
-  }
-  return lo;
+  return largest_admissible(
+      [&](double m) { return log_delta(m, target_epsilon) <= log_target; }, 1.0,
+      kRelativeTolerance);
 }
 
 // Noise multiplier z such that `releases` Gaussian releases, each with
@@ -123,10 +97,9 @@ inline double noise_multiplier(double releases, double target_epsilon,
   const double m = mu(target_epsilon, target_delta);
   if (!(m > 0.0)) return inf;
   const double root_r = std::sqrt(releases);
-  double z = root_r / m;
-  for (int it = 0; it < 1000 && epsilon(root_r / z, target_delta) > target_epsilon; ++it)
-    z *= 1.0 + 1e-10;
-  return z;
+  return smallest_admissible(
+      [&](double z) { return epsilon(root_r / z, target_delta) <= target_epsilon; },
+      root_r / m, kRelativeTolerance);
 }
 
 }  // namespace gdp

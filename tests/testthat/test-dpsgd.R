@@ -149,7 +149,14 @@ test_that("the sampler refuses impossible sizes instead of crashing", {
   expect_error(dpglmnet:::.minibatches_cpp(3L, 5L, 1L, c(1, 2)), "in \\[1, n\\]")
   expect_error(dpglmnet:::.minibatches_cpp(3L, 0L, 1L, c(1, 2)), "in \\[1, n\\]")
   d <- simulate_gaussian(n = 20, p = 2)
-  expect_error(dpglmnet:::.dpsgd_path_cpp(
-    d$x, d$y, "gaussian", FALSE, 0.1, 1, c(1, 1), c(-Inf, -Inf), c(Inf, Inf),
-    0.1, 1, 0.1, 21L, 5, c(1, 2), FALSE, 0L), "in \\[1, n\\]")
+  settings <- list(
+    family = "gaussian", intercept = FALSE,
+    transform = list(bound = NULL, center = NULL, scale = NULL), lambda = 0.1,
+    alpha = 1, penalty_factor = c(1, 1), lower_limits = c(-Inf, -Inf),
+    upper_limits = c(Inf, Inf), step_size = 0.1, clip = 1, noise_sd = 0.1,
+    batch_size = 21L, steps = 5, seed = c(1, 2), secure = FALSE, trace = 0L)
+  expect_error(dpglmnet:::.dpsgd_path_cpp(d$x, d$y, settings), "in \\[1, n\\]")
+  settings$family <- "poisson"
+  settings$batch_size <- 2L
+  expect_error(dpglmnet:::.dpsgd_path_cpp(d$x, d$y, settings), "unknown family")
 })

@@ -59,3 +59,45 @@ test_that("epsilon = Inf is reported as not private", {
   expect_true(all(fit$settings$noise_sd == 0))
   expect_output(print(fit), "not private")
 })
+
+test_that("the accountant composes parts of a split in parallel", {
+  mechanism <- dpglmnet:::mechanism
+  table <- dpglmnet:::mechanism_table
+  account <- function(rows, z = 0, delta = 1e-6) {
+    dpglmnet:::.account_cpp(table(rows), z, delta, default_orders())
+  }
+  path <- mechanism("path", "gaussian", 500, "", noise_multiplier = 20, part = 1L)
+  choice <- mechanism("choice", "exponential", 1, "", noise_multiplier = 2 / 0.7,
+                      part = 2L)
+  shared <- mechanism("smoothness", "laplace", 4, "", noise_multiplier = 4 / 0.1)
+  # One part alone: GDP of the Gaussian runs plus the Laplace share.
+  eps_path <- gdp_epsilon(sqrt(500) / 20, 1e-6) + 0.1
+  expect_equal(account(list(path, shared))$epsilon, eps_path, tolerance = 1e-10)
+  # The exponential mechanism (Gumbel scale 2/0.7 per unit sensitivity) is
+  # 0.7-DP; with the Laplace rows, 0.8.
+  expect_equal(account(list(choice, shared))$epsilon, 0.8, tolerance = 1e-12)
+  # Disjoint parts: the larger of the two, not the sum.
+  both <- account(list(path, choice, shared))
+  expect_equal(both$epsilon, max(eps_path, 0.8), tolerance = 1e-10)
+  expect_equal(both$part, if (eps_path > 0.8) 1L else 2L)
+  # The same rows on every record compose (here by basic composition).
+  path$part <- 0L
+  choice$part <- 0L
+  expect_equal(account(list(path, choice, shared))$epsilon, eps_path + 0.7,
+               tolerance = 1e-10)
+})
+
+test_that("calibration is the smallest noise within the target", {
+  mechanism <- dpglmnet:::mechanism
+  rows <- dpglmnet:::mechanism_table(list(
+    mechanism("a", "gaussian", 100, "", calibrated = TRUE),
+    mechanism("b", "gaussian", 10, "", calibrated = TRUE, factor = 0.5),
+    mechanism("c", "laplace", 2, "", noise_multiplier = 20)))
+  z <- dpglmnet:::.calibrate_cpp(rows, 1, 1e-5, default_orders())
+  spent <- function(z) dpglmnet:::.account_cpp(rows, z, 1e-5, default_orders())$epsilon
+  expect_lte(spent(z), 1)
+  expect_gt(spent(z * (1 - 1e-8)), spent(z))
+  # by hand: mu^2 = 100 / z^2 + 10 / (z / 2)^2, plus the Laplace 2 / 20
+  expect_equal(spent(z), gdp_epsilon(sqrt(140) / z, 1e-5) + 0.1, tolerance = 1e-12)
+  expect_equal(spent(z), 1, tolerance = 1e-8)
+})

@@ -9,8 +9,10 @@
 raw_draws <- function(count, seed, secure = FALSE) {
   x <- Matrix::sparseMatrix(i = integer(0), j = integer(0), x = numeric(0),
                             dims = c(1L, count))
-  dpglmnet:::.dpsgd_start_gradient_cpp(x, 0, "gaussian", FALSE, 1, 1,
-                                       c(seed, 1), secure)
+  dpglmnet:::.dpsgd_start_gradient_cpp(x, 0, list(
+    family = "gaussian", intercept = FALSE,
+    transform = list(bound = NULL, center = NULL, scale = NULL), clip = 1,
+    noise_sd = 1, seed = c(seed, 1), secure = secure))
 }
 
 # Through dpglmnet(): with lambda = 0, one full-batch step from 0 and

@@ -1,0 +1,130 @@
+// Conversions shared by the interface files (interface_*.cpp), the only
+// code that knows R. Each converts R objects to the types of the header-only
+// core in dpglmnet/ and back; every argument has been checked in R
+// (R/checks.R) before it gets here. Settings arrive as named lists, read by
+// name with setting().
+#ifndef DPGLMNET_INTERFACE_COMMON_H
+#define DPGLMNET_INTERFACE_COMMON_H
+
+#include <Rcpp.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "dpglmnet/design.h"
+#include "dpglmnet/family.h"
+#include "dpglmnet/random.h"
+
+namespace interface {
+
+// R (or the BLAS it loaded) can leave the upper halves of the AVX registers
+// dirty; code compiled for baseline x86-64 SSE, like ours and glibc's math
+// functions, then pays a state-transition penalty on floating-point
+// instructions (4-8x slower accounting measured here). vzeroupper clears that
+// state; it is only issued on processors that have AVX.
+inline void clear_avx_upper_state() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const bool has_avx = __builtin_cpu_supports("avx");
+  if (has_avx) __asm__ __volatile__("vzeroupper" ::: "memory");
+#endif
+}
+
+// The element `name` of a settings list; an error naming it if absent (a
+// bug in the R caller, never a user error).
+inline SEXP setting(const Rcpp::List& settings, const char* name) {
+  if (!settings.containsElementNamed(name))
+    Rcpp::stop(std::string("internal error: setting '") + name + "' is missing");
+  return settings[name];
+}
+inline double number(const Rcpp::List& s, const char* name) {
+  return Rcpp::as<double>(setting(s, name));
+}
+inline int integer(const Rcpp::List& s, const char* name) {
+  return Rcpp::as<int>(setting(s, name));
+}
+inline bool flag(const Rcpp::List& s, const char* name) {
+  return Rcpp::as<bool>(setting(s, name));
+}
+inline std::string text(const Rcpp::List& s, const char* name) {
+  return Rcpp::as<std::string>(setting(s, name));
+}
+inline std::vector<double> numbers(const Rcpp::List& s, const char* name) {
+  return Rcpp::as<std::vector<double>>(setting(s, name));
+}
+
+// A per-column vector of a transform: null pointer when NULL in R.
+inline const double* optional_column(SEXP v, int p) {
+  if (Rf_isNull(v)) return nullptr;
+  if (!Rf_isReal(v) || Rf_xlength(v) != p)
+    Rcpp::stop("internal error: a column transform must be a double vector of length p");
+  return REAL(v);
+}
+
+// Calls f(design) with a dense or sparse (dgCMatrix) view of x, no copy, and
+// the per-column transform list(bound, center, scale) (each NULL or length p)
+// that the core applies as it reads x.
+template <class F>
+SEXP with_design(SEXP x, const Rcpp::List& transform, F&& f) {
+  auto column_transform = [&](int p) {
+    dpglmnet::ColumnTransform t;
+    t.bound = optional_column(setting(transform, "bound"), p);
+    t.center = optional_column(setting(transform, "center"), p);
+    t.scale = optional_column(setting(transform, "scale"), p);
+    return t;
+  };
+  if (Rf_isMatrix(x)) {
+    Rcpp::NumericMatrix m(x);
+    dpglmnet::DenseDesign design(m.begin(), m.nrow(), m.ncol(), column_transform(m.ncol()));
+    return f(design);
+  }
+  Rcpp::S4 sparse(x);
+  Rcpp::IntegerVector dim = sparse.slot("Dim");
+  Rcpp::IntegerVector row_index = sparse.slot("i");
+  Rcpp::IntegerVector column_start = sparse.slot("p");
+  Rcpp::NumericVector values = sparse.slot("x");
+  dpglmnet::ColumnTransform t = column_transform(dim[1]);
+  if (t.center != nullptr) Rcpp::stop("internal error: sparse x cannot be centred");
+  dpglmnet::SparseDesign design(row_index.begin(), column_start.begin(), values.begin(),
+                                dim[0], dim[1], t);
+  return f(design);
+}
+
+// Calls f(design, loss): every solver entry is one template instance per
+// storage of x and per family. An unknown family is an R error.
+template <class F>
+SEXP with_design_and_loss(SEXP x, const Rcpp::List& transform, const std::string& family,
+                          F&& f) {
+  dpglmnet::Family id;
+  try {
+    id = dpglmnet::family_from_name(family);
+  } catch (const std::invalid_argument& e) {
+    Rcpp::stop(e.what());
+  }
+  return with_design(x, transform, [&](const auto& design) -> SEXP {
+    return dpglmnet::with_loss(id, [&](auto loss) -> SEXP { return f(design, loss); });
+  });
+}
+
+// The generator of a fit: seeded from two numbers R drew (so set.seed()
+// reproduces a fit), or the secure source.
+inline dpglmnet::RandomSource make_random_source(const Rcpp::List& s) {
+  Rcpp::NumericVector seed = setting(s, "seed");
+  if (seed.size() != 2) Rcpp::stop("internal error: the seed must be two numbers");
+  const std::uint64_t hi = static_cast<std::uint64_t>(seed[0]);
+  const std::uint64_t lo = static_cast<std::uint64_t>(seed[1]);
+  return dpglmnet::RandomSource((hi << 32) ^ lo, flag(s, "secure"));
+}
+
+// Progress and interrupts after each lambda of a path.
+inline std::function<void(int)> progress(int trace, std::size_t nlambda) {
+  return [trace, nlambda](int l) {
+    if (trace > 0) Rcpp::Rcout << "lambda " << (l + 1) << "/" << nlambda << " done\n";
+    Rcpp::checkUserInterrupt();  // throws a C++ exception: unwinds cleanly
+  };
+}
+
+}  // namespace interface
+
+#endif  // DPGLMNET_INTERFACE_COMMON_H

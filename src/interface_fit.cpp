@@ -1,0 +1,148 @@
+// R entry points of the solvers and of the private smoothness constants:
+// conversion only. Each takes x, y and one named settings list built by the
+// solver's R file (R/dpcd.R, R/dpsgd.R, R/smoothness.R).
+#include <Rcpp.h>
+
+#include <string>
+#include <vector>
+
+#include "dpglmnet/dpcd.h"
+#include "dpglmnet/dpsgd.h"
+#include "dpglmnet/path.h"
+#include "dpglmnet/penalty.h"
+#include "dpglmnet/smoothness.h"
+#include "interface_common.h"
+
+using namespace Rcpp;
+using namespace interface;
+
+namespace {
+
+dpglmnet::Selection parse_selection(const std::string& selection) {
+  if (selection == "random") return dpglmnet::Selection::random;
+  if (selection == "cyclic") return dpglmnet::Selection::cyclic;
+  if (selection == "permutation") return dpglmnet::Selection::permutation;
+  Rcpp::stop("internal error: unknown selection \"" + selection + "\"");
+}
+
+// Runs a solver down the lambda path with the elastic-net penalty of the
+// settings and returns list(beta = p x nlambda, a0).
+template <class Solver>
+List fit_path_to_list(Solver& solver, int p, const List& s) {
+  const std::vector<double> lambdas = numbers(s, "lambda");
+  NumericVector penalty_factor = setting(s, "penalty_factor");
+  NumericVector lower = setting(s, "lower_limits");
+  NumericVector upper = setting(s, "upper_limits");
+  dpglmnet::ElasticNetPenalty penalty{0.0, number(s, "alpha"), penalty_factor.begin(),
+                                      lower.begin(), upper.begin()};
+  const dpglmnet::PathResult path = dpglmnet::fit_path(
+      solver, p, lambdas, penalty, progress(integer(s, "trace"), lambdas.size()));
+  NumericMatrix beta(p, static_cast<int>(lambdas.size()));
+  std::copy(path.beta.begin(), path.beta.end(), beta.begin());
+  return List::create(Named("beta") = beta, Named("a0") = path.intercept);
+}
+
+dpglmnet::CoordinateSettings coordinate_settings(const List& s) {
+  return {numbers(s, "coordinate_step"), numbers(s, "coordinate_clip"),
+          numbers(s, "noise_sd")};
+}
+
+}  // namespace
+
+// [[Rcpp::export(.exact_smoothness_cpp)]]
+NumericVector exact_smoothness_cpp(SEXP x, List settings) {
+  clear_avx_upper_state();
+  return with_design(x, setting(settings, "transform"), [&](const auto& design) -> SEXP {
+    return wrap(dpglmnet::exact_smoothness(design, number(settings, "curvature")));
+  });
+}
+
+// [[Rcpp::export(.private_smoothness_cpp)]]
+List private_smoothness_cpp(SEXP x, List settings) {
+  clear_avx_upper_state();
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  NumericVector bound = setting(settings, "value_bound");
+  return with_design(x, setting(settings, "transform"), [&](const auto& design) -> SEXP {
+    std::vector<double> scale;
+    std::vector<double> m = dpglmnet::private_smoothness(
+        design, number(settings, "curvature"), bound.begin(), number(settings, "epsilon"),
+        rng, &scale);
+    return List::create(Named("smoothness") = m, Named("laplace_scale") = scale);
+  });
+}
+
+// DP-CD's private gradient of every feature at b = 0, b0 = 0 (the release
+// behind a private lambda_max): p Gaussian mechanisms.
+// [[Rcpp::export(.dpcd_start_gradient_cpp)]]
+NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
+  clear_avx_upper_state();
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  return with_design_and_loss(
+      x, setting(settings, "transform"), text(settings, "family"),
+      [&](const auto& design, auto loss) -> SEXP {
+        using Design = std::decay_t<decltype(design)>;
+        using Loss = decltype(loss);
+        dpglmnet::CoordinateSettings coordinates = coordinate_settings(settings);
+        coordinates.step.assign(design.cols(), 0.0);
+        dpglmnet::DPCoordinateDescent<Design, Loss> solver(
+            design, y.begin(), false, coordinates, 0, dpglmnet::Selection::cyclic, false,
+            rng);
+        NumericVector g(design.cols());
+        for (int j = 0; j < design.cols(); ++j) g[j] = solver.private_gradient(j);
+        return g;
+      });
+}
+
+// [[Rcpp::export(.dpcd_path_cpp)]]
+List dpcd_path_cpp(SEXP x, NumericVector y, List settings) {
+  clear_avx_upper_state();
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  return with_design_and_loss(
+      x, setting(settings, "transform"), text(settings, "family"),
+      [&](const auto& design, auto loss) -> SEXP {
+        using Design = std::decay_t<decltype(design)>;
+        using Loss = decltype(loss);
+        dpglmnet::DPCoordinateDescent<Design, Loss> solver(
+            design, y.begin(), flag(settings, "intercept"), coordinate_settings(settings),
+            integer(settings, "passes"), parse_selection(text(settings, "selection")),
+            flag(settings, "average"), rng);
+        return fit_path_to_list(solver, design.cols(), settings);
+      });
+}
+
+// DP-SGD's private full-batch gradient at 0 (lambda_max): one Gaussian
+// mechanism.
+// [[Rcpp::export(.dpsgd_start_gradient_cpp)]]
+NumericVector dpsgd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
+  clear_avx_upper_state();
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  return with_design_and_loss(
+      x, setting(settings, "transform"), text(settings, "family"),
+      [&](const auto& design, auto loss) -> SEXP {
+        using Design = std::decay_t<decltype(design)>;
+        using Loss = decltype(loss);
+        dpglmnet::DPStochasticGradient<Design, Loss> solver(
+            design, y.begin(), flag(settings, "intercept"),
+            {0.0, number(settings, "clip"), number(settings, "noise_sd"), 1, 0}, rng);
+        return wrap(solver.private_full_gradient());
+      });
+}
+
+// [[Rcpp::export(.dpsgd_path_cpp)]]
+List dpsgd_path_cpp(SEXP x, NumericVector y, List settings) {
+  clear_avx_upper_state();
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  return with_design_and_loss(
+      x, setting(settings, "transform"), text(settings, "family"),
+      [&](const auto& design, auto loss) -> SEXP {
+        using Design = std::decay_t<decltype(design)>;
+        using Loss = decltype(loss);
+        dpglmnet::StochasticSettings stochastic{
+            number(settings, "step_size"), number(settings, "clip"),
+            number(settings, "noise_sd"), integer(settings, "batch_size"),
+            static_cast<long long>(number(settings, "steps"))};
+        dpglmnet::DPStochasticGradient<Design, Loss> solver(
+            design, y.begin(), flag(settings, "intercept"), stochastic, rng);
+        return fit_path_to_list(solver, design.cols(), settings);
+      });
+}
