@@ -57,6 +57,10 @@
     .Call(`_dpglmnet_dpsgd_path_cpp`, x, y, settings)
 }
 
+.column_moments_cpp <- function(x, settings) {
+    .Call(`_dpglmnet_column_moments_cpp`, x, settings)
+}
+
 .nonfinite_kind_cpp <- function(values) {
     .Call(`_dpglmnet_nonfinite_kind_cpp`, values)
 }

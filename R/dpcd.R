@@ -14,17 +14,16 @@ dpcd_solver <- list(
       step = ifelse(m > 0, problem$step / m, 0),
       # Sec. 5.1: C_j = sqrt(M_j / tr M) C, so the clipped gradient has
       # sensitivity at most 2C in the norm weighted by M^-1 / tr M.
-      clip = if (private) sqrt(m / sum(m)) * problem$clip else rep(Inf, length(m)),
-      mechanisms = list(smooth$mechanism)
+      clip = if (private) sqrt(m / sum(m)) * problem$clip else rep(Inf, length(m))
     )
   },
-  start_release = function(problem, setup) {
+  start_release = function(problem) {
     mechanism("lambda_max: clipped coordinate gradients at 0", "gaussian",
               problem$p, "2 C_j / n per coordinate", calibrated = TRUE)
   },
-  releases = function(problem, setup) {
+  releases = function(problem) {
     list(mechanism("DP-CD clipped coordinate gradients", "gaussian",
-                   problem$nlambda * problem$passes * setup$coordinates,
+                   problem$nlambda * problem$passes * (problem$p + problem$intercept),
                    "2 C_j / n per coordinate", calibrated = TRUE))
   },
   noise = function(problem, setup, z) {

@@ -59,10 +59,18 @@
 #'   geometric down to `lambda.min.ratio * lambda_max`.
 #' @param intercept Fit an intercept, as one more unpenalized coordinate with
 #'   a constant feature (no private mean is needed).
-#' @param standardize Must be `FALSE`: standardizing with the data's own
-#'   means and standard deviations would not be private. Standardize with
-#'   public constants, or give `x.bounds` so that private smoothness
-#'   constants adapt steps to the scale of each column.
+#' @param standardize Standardize the columns of `x` (and a gaussian `y`
+#'   when `y.bound` is given) before fitting, and report coefficients on the
+#'   original scale, as glmnet does (its default). The means and standard
+#'   deviations are released privately: column means and second moments of
+#'   `x` clamped to `x.bounds` (and of `y` clamped to `y.bound`) with
+#'   Gaussian noise, charged to the ledger (see `standardize.budget`), so
+#'   `x.bounds` is needed. The default is `TRUE` exactly when `x.bounds` is
+#'   given. Sparse `x` is scaled but not centred (centring would fill in its
+#'   zeros); with an intercept the solution is the same. Without an
+#'   intercept, columns are scaled by their root mean square and not
+#'   centred, as glmnet does. With `epsilon = Inf` the exact moments are used
+#'   and `x.bounds` is not needed.
 #' @param penalty.factor Non-negative penalty factor per column.
 #' @param lower.limits,upper.limits Box constraints on the coefficients: one
 #'   value or one per column; `lower.limits <= 0 <= upper.limits`.
@@ -89,13 +97,18 @@
 #'   every pass (default), uniformly `"random"` draws (the paper's
 #'   Algorithm 1), or `"cyclic"`. The order never depends on the data, so the
 #'   privacy accounting is the same for all three.
-#' @param smoothness Coordinate smoothness constants \eqn{M_j}: `"private"`
-#'   (default when `x.bounds` is given; Laplace mechanism), `"bounds"`
+#' @param smoothness Coordinate smoothness constants \eqn{M_j}:
+#'   `"standardized"` (default with `standardize = TRUE`: they follow from
+#'   the released standardization moments, at no extra cost), `"private"`
+#'   (default when `x.bounds` is given and `standardize = FALSE`; Laplace
+#'   mechanism), `"bounds"`
 #'   (public, from `x.bounds`), `"uniform"` (public; default without bounds),
 #'   `"exact"` (`epsilon = Inf` only), or a numeric vector of public
 #'   constants.
 #' @param smoothness.budget Fraction of `epsilon` spent on private smoothness
-#'   constants.
+#'   constants (Laplace mechanism; only when `smoothness = "private"`).
+#' @param standardize.budget Share of the Gaussian part of the budget (of
+#'   \eqn{\mu^2} in Gaussian DP) spent on the standardization releases.
 #' @param x.bounds Public bounds on \eqn{|x_{ij}|}: one value or one per
 #'   column. `x` is clamped to them (a per-record map, free for privacy).
 #' @param y.bound Public bound on \eqn{|y_i|} (gaussian): `y` is clamped to it.
@@ -125,7 +138,7 @@
 #' @export
 dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      nlambda = 10, lambda.min.ratio = 0.05, lambda = NULL,
-                     intercept = TRUE, standardize = FALSE,
+                     intercept = TRUE, standardize = !is.null(x.bounds),
                      penalty.factor = rep(1, ncol(x)), lower.limits = -Inf,
                      upper.limits = Inf, epsilon = 1, delta = 1 / nrow(x)^2,
                      solver = c("dpcd", "dpsgd"), passes = 10, clip = 1,
@@ -133,6 +146,7 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      batch.size = max(10, round(sqrt(nrow(x)))),
                      selection = c("permutation", "random", "cyclic"),
                      smoothness = NULL, smoothness.budget = 0.1,
+                     standardize.budget = 0.1,
                      x.bounds = NULL, y.bound = NULL,
                      rng = c("seeded", "secure"), trace.it = 0) {
   call <- match.call()
@@ -144,8 +158,8 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
     upper.limits = upper.limits, epsilon = epsilon, delta = delta,
     solver = solver, passes = passes, clip = clip, step = step,
     average = average, batch.size = batch.size, selection = selection, smoothness = smoothness,
-    smoothness.budget = smoothness.budget, x.bounds = x.bounds,
-    y.bound = y.bound, rng = rng, trace.it = trace.it
+    smoothness.budget = smoothness.budget, standardize.budget = standardize.budget,
+    x.bounds = x.bounds, y.bound = y.bound, rng = rng, trace.it = trace.it
   )
   path <- fit_private_path(problem)
   new_dpglmnet(problem, path, call)
@@ -157,8 +171,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                           lambda, intercept, standardize, penalty.factor,
                           lower.limits, upper.limits, epsilon, delta, solver,
                           passes, clip, step, average, batch.size, selection,
-                          smoothness,
-                          smoothness.budget, x.bounds, y.bound, rng, trace.it) {
+                          smoothness, smoothness.budget, standardize.budget,
+                          x.bounds, y.bound, rng, trace.it) {
   family <- dpglmnet_family(family)
   x <- check_x(x)
   n <- nrow(x)
@@ -181,12 +195,12 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   }
   check_flag(intercept, "intercept")
   check_flag(standardize, "standardize")
-  if (standardize) {
-    dpglmnet_abort("standardize", paste(
-      "= TRUE is not supported: the column means and standard deviations",
-      "of x are not private. Standardize with public constants, or give",
-      "`x.bounds` so that private smoothness constants adapt the step size",
-      "and clipping threshold to each column."))
+  if (standardize && is.null(x.bounds) && is.finite(epsilon)) {
+    dpglmnet_abort("x.bounds", paste(
+      "must be given for standardize = TRUE: the column means and standard",
+      "deviations are released privately, which needs public bounds on",
+      "|x_ij| (x is clamped to them). Give `x.bounds`, or standardize with",
+      "public constants and use standardize = FALSE."))
   }
   penalty.factor <- check_numeric(penalty.factor, "penalty.factor", lower = 0,
                                   length = p)
@@ -219,7 +233,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     }
     y.bound <- check_numeric(y.bound, "y.bound", lower = 0, lower_open = TRUE)
   }
-  smoothness <- choose_smoothness(smoothness, p, epsilon, x.bounds)
+  smoothness <- choose_smoothness(smoothness, p, epsilon, x.bounds, standardize)
+  standardize.budget <- check_numeric(standardize.budget, "standardize.budget", 0, 1,
+                                      lower_open = TRUE, upper_open = TRUE)
   rng <- check_choice(rng, c("seeded", "secure"), "rng")
   trace.it <- check_numeric(trace.it, "trace.it", lower = 0)
 
@@ -228,6 +244,10 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     # without a copy.
     x = clamp_columns(x, x.bounds), y = clamp_response(response$y, y.bound),
     transform = list(bound = x.bounds, center = NULL, scale = NULL),
+    value_bounds = x.bounds,
+    standardization = standardization_plan(standardize, intercept, family$name, y.bound,
+                                           inherits(x, "dgCMatrix"), p),
+    standardize.budget = standardize.budget,
     n = n, p = p, family = family$name, family_object = family,
     classnames = response$classnames, curvature = family$curvature,
     alpha = alpha, nlambda = as.integer(nlambda),

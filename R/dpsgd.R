@@ -15,19 +15,19 @@ dpsgd_solver <- list(
       step_size = if (beta > 0) problem$step / beta else 0,
       clip = if (is.finite(problem$epsilon)) problem$clip else Inf,
       batch = batch, rate = batch / problem$n,
-      steps = ceiling(problem$passes * problem$n / batch),
-      mechanisms = list(smooth$mechanism)
+      steps = dpsgd_steps(problem)
     )
   },
-  start_release = function(problem, setup) {
+  start_release = function(problem) {
     mechanism("lambda_max: clipped full gradient at 0", "gaussian", 1, "2 C",
               calibrated = TRUE)
   },
-  releases = function(problem, setup) {
+  releases = function(problem) {
+    rate <- problem$batch.size / problem$n
     list(mechanism("DP-SGD clipped minibatch gradient sums", "gaussian",
-                   problem$nlambda * setup$steps, "2 C", calibrated = TRUE,
-                   sampling = if (setup$rate < 1) "without_replacement" else "none",
-                   sampling_rate = setup$rate))
+                   problem$nlambda * dpsgd_steps(problem), "2 C", calibrated = TRUE,
+                   sampling = if (rate < 1) "without_replacement" else "none",
+                   sampling_rate = rate))
   },
   # The sum of per-record gradients clipped to C has replace-one
   # sensitivity 2C.
@@ -51,3 +51,6 @@ dpsgd_solver <- list(
          step_size = setup$step_size, noise_sd = noise)
   }
 )
+
+# Minibatch steps per lambda: `passes` epochs of n / batch.size steps.
+dpsgd_steps <- function(problem) ceiling(problem$passes * problem$n / problem$batch.size)

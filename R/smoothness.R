@@ -4,14 +4,15 @@
 # the data, so they are either public (bounds, uniform, user-given), private
 # (Laplace mechanism, charged), or exact (epsilon = Inf only).
 
-# Returns list(source, values (length p), laplace_epsilon, laplace_scale,
-# mechanism (the ledger row of a private release, or NULL)).
+# Returns list(source, values (length p), laplace_epsilon, laplace_scale).
+# `value_bounds` bound |x_ij| as the core reads x (x.bounds, or the
+# standardized bounds); `standardized` holds the constants that follow from
+# the released standardization moments.
 resolve_smoothness <- function(smoothness, x, curvature, epsilon, budget,
-                               x.bounds, rng, transform) {
+                               value_bounds, rng, transform, standardized = NULL) {
   p <- ncol(x)
   public <- function(source, values) {
-    list(source = source, values = values, laplace_epsilon = 0,
-         laplace_scale = NULL, mechanism = NULL)
+    list(source = source, values = values, laplace_epsilon = 0, laplace_scale = NULL)
   }
   exact <- function() {
     .exact_smoothness_cpp(x, list(transform = transform, curvature = curvature))
@@ -19,33 +20,43 @@ resolve_smoothness <- function(smoothness, x, curvature, epsilon, budget,
   if (is.numeric(smoothness)) return(public("user", smoothness))
   switch(smoothness,
     uniform = public("uniform", rep(curvature, p)),
-    bounds = public("bounds", curvature * x.bounds^2),
+    bounds = public("bounds", curvature * value_bounds^2),
     exact = public("exact", exact()),
+    standardized = public("standardized", standardized),
     private = {
       if (!is.finite(epsilon)) {
         public("exact", exact())
       } else {
         eps_s <- budget * epsilon
         released <- .private_smoothness_cpp(x, list(
-          transform = transform, curvature = curvature, value_bound = x.bounds,
+          transform = transform, curvature = curvature, value_bound = value_bounds,
           epsilon = eps_s, seed = draw_seed(), secure = rng == "secure"))
-        # p Laplace releases of means of values in [0, b_j]: replace-one
-        # sensitivity b_j / n, scale p b_j / (n eps_s), so noise multiplier
-        # p / eps_s each (smoothness.h).
         list(source = "private", values = released$smoothness,
-             laplace_epsilon = eps_s, laplace_scale = released$laplace_scale,
-             mechanism = mechanism(
-               "smoothness constants M_j (clamped per-record x_ij^2)", "laplace",
-               p, "b_j / n, b_j = curvature x.bounds_j^2",
-               noise_multiplier = p / eps_s))
+             laplace_epsilon = eps_s, laplace_scale = released$laplace_scale)
       }
     }
   )
 }
 
+# The ledger row of private smoothness constants (public: it depends on the
+# budget and p only), or NULL: p Laplace releases of means of values in
+# [0, b_j], replace-one sensitivity b_j / n, scale p b_j / (n eps_s), so
+# noise multiplier p / eps_s each (src/dpglmnet/smoothness.h).
+smoothness_mechanism <- function(problem) {
+  if (!identical(problem$smoothness, "private") || !is.finite(problem$epsilon)) {
+    return(NULL)
+  }
+  eps_s <- problem$smoothness.budget * problem$epsilon
+  mechanism("smoothness constants M_j (clamped per-record x_ij^2)", "laplace",
+            problem$p, "b_j / n, b_j = curvature x.bounds_j^2",
+            noise_multiplier = problem$p / eps_s)
+}
+
 # The default source and the checks that tie smoothness to other arguments.
-choose_smoothness <- function(smoothness, p, epsilon, x.bounds) {
+choose_smoothness <- function(smoothness, p, epsilon, x.bounds, standardize) {
   if (is.null(smoothness)) {
+    # Standardized columns: the constants follow from the released moments.
+    if (standardize) return("standardized")
     if (!is.finite(epsilon)) return("exact")
     if (!is.null(x.bounds)) return("private")
     message("dpglmnet: no `x.bounds` given, so smoothness = \"uniform\": ",
@@ -58,8 +69,11 @@ choose_smoothness <- function(smoothness, p, epsilon, x.bounds) {
     return(check_numeric(smoothness, "smoothness", lower = 0, lower_open = TRUE,
                          length = p))
   }
-  smoothness <- check_choice(smoothness, c("private", "bounds", "uniform", "exact"),
-                             "smoothness")
+  smoothness <- check_choice(smoothness, c("private", "bounds", "uniform", "exact",
+                                          "standardized"), "smoothness")
+  if (smoothness == "standardized" && !standardize) {
+    dpglmnet_abort("smoothness", "= \"standardized\" needs standardize = TRUE.")
+  }
   if (smoothness %in% c("private", "bounds") && is.null(x.bounds)) {
     dpglmnet_abort("x.bounds", sprintf(
       "must be given for smoothness = \"%s\" (public bounds on |x_ij|).",
@@ -79,7 +93,8 @@ choose_smoothness <- function(smoothness, p, epsilon, x.bounds) {
 problem_smoothness <- function(problem) {
   smooth <- resolve_smoothness(problem$smoothness, problem$x, problem$curvature,
                                problem$epsilon, problem$smoothness.budget,
-                               problem$x.bounds, problem$rng, problem$transform)
+                               problem$value_bounds, problem$rng, problem$transform,
+                               problem$standardized_smoothness)
   smooth$coordinates <- c(smooth$values,
                           if (problem$intercept) problem$curvature)
   smooth

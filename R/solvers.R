@@ -1,19 +1,20 @@
 # The private path skeleton every solver plugs into. A solver is a list of
 # functions of the checked problem (see check_problem()):
-#   setup(problem)            its constants, and the mechanisms already run
-#                             to get them (e.g. private smoothness), as
-#                             list(..., mechanisms = list of mechanism()s);
-#   releases(problem, setup)  the mechanisms of the path, noise calibrated;
-#   start_release(problem, setup)  the mechanism behind a private lambda_max
-#                             (used when no lambda is given), or NULL;
+#   releases(problem)         the mechanisms of its path (public: counts,
+#                             sensitivities, sampling), noise calibrated;
+#   start_release(problem)    the mechanism behind a private lambda_max (used
+#                             when no lambda is given);
+#   setup(problem)            its constants (smoothness, steps, clipping), on
+#                             the standardized problem;
 #   noise(problem, setup, z)  the noise settings given the noise level z;
 #   start_gradient(problem, setup, noise)  the released gradient at 0;
 #   path(problem, setup, noise, lambda)    list(beta = p x nlambda, a0);
 #   settings(problem, setup, noise)        what the fit reports about itself.
-# fit_private_path() runs them in that order: it lists every mechanism of the
-# fit, calibrates one noise level for all of them, releases lambda_max if
-# needed, runs the path and builds the ledger. Adding a solver is adding its
-# file and an entry in dpglmnet_solvers.
+# fit_private_path() lists every mechanism of the fit from public inputs
+# (standardization, smoothness, lambda_max, path), calibrates one noise
+# level for all of them, builds the ledger, then runs them in order and maps
+# the path back to the original scale. Adding a solver is adding its file
+# and an entry in dpglmnet_solvers.
 
 dpglmnet_solvers <- list(
   dpcd = function() dpcd_solver,
@@ -22,31 +23,36 @@ dpglmnet_solvers <- list(
 
 fit_private_path <- function(problem) {
   solver <- dpglmnet_solvers[[problem$solver]]()
-  setup <- solver$setup(problem)
   release_lambda_max <- is.null(problem$lambda)
+  solver_rows <- c(if (release_lambda_max) list(solver$start_release(problem)),
+                   solver$releases(problem))
+  path_releases <- sum(vapply(solver_rows, `[[`, numeric(1), "count"))
   mechanisms <- mechanism_table(c(
-    problem$preprocessing$mechanisms,
-    setup$mechanisms,
-    if (release_lambda_max) list(solver$start_release(problem, setup)),
-    solver$releases(problem, setup)))
+    standardization_mechanisms(problem, path_releases),
+    list(smoothness_mechanism(problem)),
+    solver_rows))
   z <- calibrate_noise(mechanisms, problem$epsilon, problem$delta)
   ledger <- new_privacy_ledger(mechanisms, z, problem$epsilon, problem$delta,
                                problem$rng)
-  noise <- solver$noise(problem, setup, z)
-  lambda <- problem$lambda
+  scaled <- standardize_problem(problem, z, path_releases)
+  setup <- solver$setup(scaled)
+  noise <- solver$noise(scaled, setup, z)
+  lambda <- scaled$lambda
   if (release_lambda_max) {
-    lambda <- lambda_grid(solver$start_gradient(problem, setup, noise), problem)
+    lambda <- lambda_grid(solver$start_gradient(scaled, setup, noise), scaled)
   }
-  path <- solver$path(problem, setup, noise, lambda)
+  path <- unstandardize_path(solver$path(scaled, setup, noise, lambda), lambda, scaled)
   settings <- c(
     list(solver = problem$solver, passes = problem$passes, step = problem$step,
          clip = problem$clip, alpha = problem$alpha, noise_multiplier = z,
-         lambda_max = if (release_lambda_max) lambda[1L],
+         lambda_max = if (release_lambda_max) path$lambda[1L],
+         standardize = !is.null(problem$standardization),
+         standardization = scaled$standardization_result,
          penalty.factor = problem$penalty.factor,
          lower.limits = problem$lower.limits, upper.limits = problem$upper.limits,
          x.bounds = problem$x.bounds, y.bound = problem$y.bound),
-    solver$settings(problem, setup, noise))
-  list(beta = path$beta, a0 = path$a0, lambda = lambda, privacy = ledger,
+    solver$settings(scaled, setup, noise))
+  list(beta = path$beta, a0 = path$a0, lambda = path$lambda, privacy = ledger,
        settings = settings)
 }
 

@@ -11,6 +11,7 @@
 #include "dpglmnet/path.h"
 #include "dpglmnet/penalty.h"
 #include "dpglmnet/smoothness.h"
+#include "dpglmnet/standardize.h"
 #include "interface_common.h"
 
 using namespace Rcpp;
@@ -145,4 +146,21 @@ List dpsgd_path_cpp(SEXP x, NumericVector y, List settings) {
             design, y.begin(), flag(settings, "intercept"), stochastic, rng);
         return fit_path_to_list(solver, design.cols(), settings);
       });
+}
+
+// Noisy column means and second moments of x as the transform reads it
+// (clamped to the bounds): the releases of private standardization.
+// [[Rcpp::export(.column_moments_cpp)]]
+List column_moments_cpp(SEXP x, List settings) {
+  clear_avx_upper_state();
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  NumericVector mean_sd = setting(settings, "mean_sd");
+  NumericVector second_sd = setting(settings, "second_sd");
+  return with_design(x, setting(settings, "transform"), [&](const auto& design) -> SEXP {
+    if (mean_sd.size() != design.cols() || second_sd.size() != design.cols())
+      Rcpp::stop("internal error: one noise sd per column is needed");
+    const dpglmnet::ColumnMoments m =
+        dpglmnet::private_column_moments(design, mean_sd.begin(), second_sd.begin(), rng);
+    return List::create(Named("mean") = m.mean, Named("second") = m.second);
+  });
 }

@@ -2,6 +2,7 @@ test_that("the DP-SGD ledger is reproduced by the exported accountant", {
   d <- simulate_gaussian(n = 400, p = 4)
   fit <- dpglmnet(d$x, d$y, solver = "dpsgd", epsilon = 1, delta = 1e-5,
                   nlambda = 3, passes = 2, batch.size = 20, x.bounds = 15,
+                  standardize = FALSE,
                   clip = 2)
   led <- fit$privacy
   s <- fit$settings
@@ -52,9 +53,11 @@ test_that("dense and sparse x give the same fit for the same seed", {
   for (solver in c("dpcd", "dpsgd")) {
     set.seed(9)
     a <- dpglmnet(d$x, d$y, solver = solver, epsilon = 1, x.bounds = 20,
+                  standardize = FALSE,
                   passes = 3, batch.size = 10)
     set.seed(9)
     b <- dpglmnet(sparse, d$y, solver = solver, epsilon = 1, x.bounds = 20,
+                  standardize = FALSE,
                   passes = 3, batch.size = 10)
     expect_equal(a$beta, b$beta, tolerance = 1e-12)
     expect_equal(a$lambda, b$lambda, tolerance = 1e-12)

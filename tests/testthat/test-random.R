@@ -27,7 +27,7 @@ noise_draws <- function(p, seed, rng = "seeded", clip = 1) {
   fit <- dpglmnet(x, y, solver = "dpsgd", lambda = 0, epsilon = 1,
                   delta = 1e-5, intercept = FALSE, batch.size = n, passes = 1,
                   smoothness = rep(1, p + 1), clip = clip, x.bounds = 3,
-                  y.bound = 3, rng = rng)
+                  y.bound = 3, rng = rng, standardize = FALSE)
   s <- fit$settings
   list(z = -as.numeric(fit$beta[-1, 1]) * n / (s$step_size * s$noise_sd),
        fit = fit)

@@ -1,0 +1,46 @@
+// Column moments for private standardization (the private counterpart of
+// glmnet's standardize = TRUE). Values are read through the design's
+// transform, whose bound clamps each x_ij to [-b_j, b_j] (a per-record map,
+// free for privacy). Replacing one record moves
+//   the mean (1/n) sum_i x_ij            by at most 2 b_j / n,
+//   the second moment (1/n) sum_i x_ij^2 by at most b_j^2 / n (values in [0, b_j^2]),
+// so each is released with Gaussian noise of sd z * (that sensitivity), the
+// caller's noise level z (R/standardize.R accounts for them). The same code
+// releases the mean and second moment of a clamped gaussian response.
+#ifndef DPGLMNET_STANDARDIZE_H
+#define DPGLMNET_STANDARDIZE_H
+
+#include <vector>
+
+#include "random.h"
+
+namespace dpglmnet {
+
+struct ColumnMoments {
+  std::vector<double> mean, second;  // length p each
+};
+
+// Noisy column means and second moments: sd of the noise mean_sd[j] and
+// second_sd[j] (0: exact, for epsilon = Inf fits only).
+template <class Design>
+ColumnMoments private_column_moments(const Design& x, const double* mean_sd,
+                                     const double* second_sd, RandomSource& rng) {
+  const int n = x.rows(), p = x.cols();
+  ColumnMoments out{std::vector<double>(p, 0.0), std::vector<double>(p, 0.0)};
+  for (int j = 0; j < p; ++j) {
+    double sum = 0.0, sum_squares = 0.0;
+    x.for_each_in_column(j, [&](int, double v) {
+      sum += v;
+      sum_squares += v * v;
+    });
+    out.mean[j] = sum / n;
+    out.second[j] = sum_squares / n;
+    if (mean_sd[j] > 0.0) out.mean[j] += mean_sd[j] * rng.gaussian();
+    if (second_sd[j] > 0.0) out.second[j] += second_sd[j] * rng.gaussian();
+  }
+  return out;
+}
+
+}  // namespace dpglmnet
+
+#endif  // DPGLMNET_STANDARDIZE_H
