@@ -61,6 +61,10 @@
     .Call(`_dpglmnet_column_moments_cpp`, x, settings)
 }
 
+.report_noisy_max_cpp <- function(utility, settings) {
+    .Call(`_dpglmnet_report_noisy_max_cpp`, utility, settings)
+}
+
 .nonfinite_kind_cpp <- function(values) {
     .Call(`_dpglmnet_nonfinite_kind_cpp`, values)
 }

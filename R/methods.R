@@ -74,6 +74,12 @@ lambda_interpolation <- function(lambda, s) {
 
 check_s <- function(s) {
   if (is.null(s)) return(NULL)
+  if (is.character(s)) {
+    dpglmnet_abort("s", paste(
+      "must be numeric for a path fit: choosing lambda (\"lambda.min\") reads",
+      "data, so it is done privately by cv.dpglmnet(); use",
+      "coef(cv.dpglmnet(...), s = \"lambda.min\")."))
+  }
   check_numeric(s, "s", lower = 0, length = NULL)
 }
 

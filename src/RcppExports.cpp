@@ -203,6 +203,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// report_noisy_max_cpp
+IntegerVector report_noisy_max_cpp(NumericVector utility, List settings);
+RcppExport SEXP _dpglmnet_report_noisy_max_cpp(SEXP utilitySEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type utility(utilitySEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(report_noisy_max_cpp(utility, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
 // nonfinite_kind_cpp
 int nonfinite_kind_cpp(NumericVector values);
 RcppExport SEXP _dpglmnet_nonfinite_kind_cpp(SEXP valuesSEXP) {
@@ -295,6 +307,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_dpsgd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpsgd_start_gradient_cpp, 3},
     {"_dpglmnet_dpsgd_path_cpp", (DL_FUNC) &_dpglmnet_dpsgd_path_cpp, 3},
     {"_dpglmnet_column_moments_cpp", (DL_FUNC) &_dpglmnet_column_moments_cpp, 2},
+    {"_dpglmnet_report_noisy_max_cpp", (DL_FUNC) &_dpglmnet_report_noisy_max_cpp, 2},
     {"_dpglmnet_nonfinite_kind_cpp", (DL_FUNC) &_dpglmnet_nonfinite_kind_cpp, 1},
     {"_dpglmnet_minibatches_cpp", (DL_FUNC) &_dpglmnet_minibatches_cpp, 4},
     {"_dpglmnet_sha256_file_cpp", (DL_FUNC) &_dpglmnet_sha256_file_cpp, 1},

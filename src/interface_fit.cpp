@@ -8,6 +8,7 @@
 
 #include "dpglmnet/dpcd.h"
 #include "dpglmnet/dpsgd.h"
+#include "dpglmnet/noisy_max.h"
 #include "dpglmnet/path.h"
 #include "dpglmnet/penalty.h"
 #include "dpglmnet/smoothness.h"
@@ -163,4 +164,22 @@ List column_moments_cpp(SEXP x, List settings) {
         dpglmnet::private_column_moments(design, mean_sd.begin(), second_sd.begin(), rng);
     return List::create(Named("mean") = m.mean, Named("second") = m.second);
   });
+}
+
+// Report-noisy-max over `utility` with Gumbel noise of scale `scale`, `draws`
+// independent times (1-based indices; cv.dpglmnet() draws once, the tests
+// many times).
+// [[Rcpp::export(.report_noisy_max_cpp)]]
+IntegerVector report_noisy_max_cpp(NumericVector utility, List settings) {
+  clear_avx_upper_state();
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  const double scale = number(settings, "scale");
+  const int draws = integer(settings, "draws");
+  if (utility.size() < 1 || draws < 0 || !(scale >= 0.0))
+    Rcpp::stop("internal error: need utilities, draws >= 0 and scale >= 0");
+  IntegerVector out(draws);
+  for (int d = 0; d < draws; ++d)
+    out[d] = 1 + dpglmnet::report_noisy_max(utility.begin(), static_cast<int>(utility.size()),
+                                            scale, rng);
+  return out;
 }
