@@ -216,6 +216,11 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   passes <- check_numeric(passes, "passes", lower = 1, integer = TRUE)
   clip <- check_numeric(clip, "clip", lower = 0, lower_open = TRUE)
   step <- check_numeric(step, "step", lower = 0, lower_open = TRUE)
+  if (step > 2) {
+    dpglmnet_warn(sprintf(paste(
+      "`step` = %g is above 2: a coordinate step of step / M_j (DP-CD) or",
+      "step / tr M (DP-SGD) beyond 2 / curvature can diverge."), step))
+  }
   check_flag(average, "average")
   batch.size <- check_numeric(batch.size, "batch.size", lower = 1, upper = n,
                               integer = TRUE)
