@@ -73,10 +73,6 @@
     .Call(`_dpglmnet_minibatches_cpp`, n, m, draws, seed)
 }
 
-.sha256_file_cpp <- function(path) {
-    .Call(`_dpglmnet_sha256_file_cpp`, path)
-}
-
 .simd_isa_cpp <- function() {
     .Call(`_dpglmnet_simd_isa_cpp`)
 }

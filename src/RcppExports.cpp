@@ -240,17 +240,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// sha256_file_cpp
-std::string sha256_file_cpp(std::string path);
-RcppExport SEXP _dpglmnet_sha256_file_cpp(SEXP pathSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< std::string >::type path(pathSEXP);
-    rcpp_result_gen = Rcpp::wrap(sha256_file_cpp(path));
-    return rcpp_result_gen;
-END_RCPP
-}
 // simd_isa_cpp
 CharacterVector simd_isa_cpp();
 RcppExport SEXP _dpglmnet_simd_isa_cpp() {
@@ -310,7 +299,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_report_noisy_max_cpp", (DL_FUNC) &_dpglmnet_report_noisy_max_cpp, 2},
     {"_dpglmnet_nonfinite_kind_cpp", (DL_FUNC) &_dpglmnet_nonfinite_kind_cpp, 1},
     {"_dpglmnet_minibatches_cpp", (DL_FUNC) &_dpglmnet_minibatches_cpp, 4},
-    {"_dpglmnet_sha256_file_cpp", (DL_FUNC) &_dpglmnet_sha256_file_cpp, 1},
     {"_dpglmnet_simd_isa_cpp", (DL_FUNC) &_dpglmnet_simd_isa_cpp, 0},
     {"_dpglmnet_dense_sweep_cpp", (DL_FUNC) &_dpglmnet_dense_sweep_cpp, 8},
     {"_dpglmnet_simd_exp_cpp", (DL_FUNC) &_dpglmnet_simd_exp_cpp, 1},

@@ -1,6 +1,6 @@
-// R entry points that are not fits: input scanning, the dataset checksum,
-// and test hooks that let tests/testthat reach the core's parts (SIMD
-// sweeps, the vector exp, DP-SGD's minibatch sampler). Conversion only.
+// R entry points that are not fits: input scanning, and test hooks that let
+// tests/testthat reach the core's parts (SIMD sweeps, the vector exp, DP-SGD's
+// minibatch sampler). Conversion only.
 #include <Rcpp.h>
 
 #include <cmath>
@@ -11,7 +11,6 @@
 #include "dpglmnet/kernels.h"
 #include "dpglmnet/loss.h"
 #include "dpglmnet/random.h"
-#include "dpglmnet/sha256.h"
 #include "dpglmnet/simd.h"
 #include "interface_common.h"
 
@@ -47,13 +46,6 @@ IntegerMatrix minibatches_cpp(int n, int m, int draws, NumericVector seed) {
     for (int k = 0; k < m; ++k) out(d, k) = batch[k] + 1;
   }
   return out;
-}
-
-// SHA-256 of a file's bytes as 64 hex digits; "" if it cannot be read.
-// [[Rcpp::export(.sha256_file_cpp)]]
-std::string sha256_file_cpp(std::string path) {
-  clear_avx_upper_state();
-  return dpglmnet::sha256_file_hex(path);
 }
 
 // The instruction sets of the dense sweeps this processor runs, best first.

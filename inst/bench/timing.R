@@ -8,6 +8,8 @@
 # Two times are reported for dpglmnet: the whole dpglmnet() call (input
 # checks, calibration, object construction) and the C++ solver alone.
 suppressPackageStartupMessages(library(dpglmnet))
+# the paper-reproduction tools (not private; inst/paper/README.md)
+source(system.file("paper", "load.R", package = "dpglmnet"))
 options(width = 200)
 repeats <- as.integer(commandArgs(trailingOnly = TRUE)[1])
 if (is.na(repeats)) repeats <- 7L
