@@ -301,7 +301,10 @@ paper_reference <- function(problem, passes = 500) {
   dpglmnet_objective(fit, problem$x, problem$y)
 }
 
+# The paper fits the raw (or publicly standardized) x: no private
+# standardization, which dpglmnet() does by default when x.bounds is given.
 paper_fit_arguments <- function(problem) {
   list(family = problem$family, alpha = problem$alpha, lambda = problem$lambda,
-       intercept = FALSE, epsilon = problem$epsilon, delta = problem$delta)
+       intercept = FALSE, epsilon = problem$epsilon, delta = problem$delta,
+       standardize = FALSE)
 }
