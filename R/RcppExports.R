@@ -85,3 +85,19 @@
     .Call(`_dpglmnet_simd_exp_cpp`, x)
 }
 
+.chacha20_block_cpp <- function(key, nonce, counter) {
+    .Call(`_dpglmnet_chacha20_block_cpp`, key, nonce, counter)
+}
+
+.chacha20_paths_cpp <- function() {
+    .Call(`_dpglmnet_chacha20_paths_cpp`)
+}
+
+.chacha20_stream_cpp <- function(key, nonce, first_block, words, path) {
+    .Call(`_dpglmnet_chacha20_stream_cpp`, key, nonce, first_block, words, path)
+}
+
+.os_random_bytes_cpp <- function(size, device) {
+    .Call(`_dpglmnet_os_random_bytes_cpp`, size, device)
+}
+
