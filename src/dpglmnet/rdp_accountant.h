@@ -43,8 +43,6 @@ constexpr double kLogSqrtTwoPi = 0.91893853320467274178;  // 0.5 * log(2 pi)
 constexpr long kMaxSeriesTerms = 100000;
 // A term is negligible once it is below log(running total) - kSeriesTol.
 constexpr double kSeriesTol = 30.0;
-// Relative width at which calibration bisection stops.
-constexpr double kCalibrationTol = 1e-10;
 
 inline bool is_integer(double x) {
   return std::isfinite(x) && std::floor(x) == x;
@@ -527,100 +525,6 @@ inline double delta_from_rdp(const double* orders, const double* rdp, int k,
   if (best_index != nullptr) *best_index = best_i;
   if (best_i < 0) return 1.0;
   return std::min(1.0, std::exp(best));
-}
-
-// One kind of Gaussian release sharing the noise multiplier z: `steps`
-// releases, each on a sample drawn with `sampling` 0 = none (q ignored; RDP
-// alpha / (2 z^2)), 1 = Poisson (rate q), 2 = without replacement (fraction
-// q, replace-one).
-struct GaussianReleases {
-  double q;
-  double steps;
-  int sampling;
-};
-
-// RDP at one order of one step of a kind of release.
-inline double one_step_rdp(const GaussianReleases& part, double z, double alpha) {
-  if (!(alpha > 1.0)) return detail::kNaN;
-  if (part.sampling == 1) return poisson_subsampled_gaussian(part.q, z, alpha);
-  if (part.sampling == 2) return without_replacement_subsampled_gaussian(part.q, z, alpha);
-  if (z == 0.0) return detail::kInf;
-  return alpha / (2.0 * z * z);
-}
-
-// Epsilon at delta of all the releases composed (RDP adds up over releases,
-// Mironov 2017, Prop. 1), each with noise multiplier z.
-inline double epsilon_for_noise(const std::vector<GaussianReleases>& parts, double z,
-                                double delta, const double* orders, int k,
-                                int* best_index = nullptr) {
-  std::vector<double> rdp(static_cast<size_t>(k), 0.0), one(static_cast<size_t>(k));
-  for (const auto& part : parts) {
-    if (!(part.steps > 0.0)) continue;
-    if (part.sampling == 2) {
-      without_replacement_curve(part.q, z, orders, k, one.data());
-    } else {
-      for (int i = 0; i < k; ++i) one[static_cast<size_t>(i)] = one_step_rdp(part, z, orders[i]);
-    }
-    for (int i = 0; i < k; ++i)
-      rdp[static_cast<size_t>(i)] += compose(one[static_cast<size_t>(i)], part.steps);
-  }
-  return epsilon_from_rdp(orders, rdp.data(), k, delta, best_index);
-}
-
-// Smallest noise multiplier z shared by all the releases whose composed
-// epsilon is <= target_epsilon at delta. Brackets z by doubling / halving
-// from 1, then bisects in log z to relative width 1e-10 and returns the upper
-// (more noise) end, so epsilon at the returned z never exceeds the target.
-// Returns +Inf if even z = 1e12 is not enough, 0 if no privacy is spent at
-// all, NaN on invalid input.
-inline double noise_multiplier_for(double target_epsilon, double delta,
-                                   const std::vector<GaussianReleases>& parts,
-                                   const double* orders, int k) {
-  if (std::isnan(target_epsilon) || target_epsilon < 0.0 || !(delta > 0.0) ||
-      k <= 0 || orders == nullptr)
-    return detail::kNaN;
-  bool spends = false;
-  for (const auto& part : parts) {
-    if (!(part.steps >= 0.0) || part.sampling < 0 || part.sampling > 2) return detail::kNaN;
-    if (part.sampling != 0 && !(part.q >= 0.0 && part.q <= 1.0)) return detail::kNaN;
-    if (part.steps > 0.0 && (part.sampling == 0 || part.q > 0.0)) spends = true;
-  }
-  if (!spends || target_epsilon == detail::kInf) return 0.0;
-  auto admissible = [&](double z) {
-    return epsilon_for_noise(parts, z, delta, orders, k) <= target_epsilon;
-  };
-
-  double lo = 1.0, hi = 1.0;
-  if (admissible(1.0)) {
-    lo = 0.5;
-    while (admissible(lo)) {
-      hi = lo;
-      lo *= 0.5;
-      if (lo < 1e-6) return hi;  // even tiny noise suffices
-    }
-  } else {
-    hi = 2.0;
-    while (!admissible(hi)) {
-      lo = hi;
-      hi *= 2.0;
-      if (hi > 1e12) return detail::kInf;
-    }
-  }
-  // Invariant: epsilon(lo) > target >= epsilon(hi).
-  for (int it = 0; it < 400 && hi - lo > detail::kCalibrationTol * hi; ++it) {
-    const double mid = std::sqrt(lo * hi);
-    if (admissible(mid)) hi = mid;
-    else lo = mid;
-  }
-  return hi;
-}
-
-// The same for one kind of release.
-inline double noise_multiplier_for(double target_epsilon, double delta, double steps,
-                                   double q, int sampling, const double* orders, int k) {
-  return noise_multiplier_for(target_epsilon, delta,
-                              std::vector<GaussianReleases>{{q, steps, sampling}},
-                              orders, k);
 }
 
 }  // namespace rdp
