@@ -17,20 +17,20 @@
     .Call(`_dpglmnet_gdp_noise_multiplier_cpp`, releases, epsilon, delta)
 }
 
-.exact_smoothness_cpp <- function(x, curvature) {
-    .Call(`_dpglmnet_exact_smoothness_cpp`, x, curvature)
+.exact_smoothness_cpp <- function(x, bounds, curvature) {
+    .Call(`_dpglmnet_exact_smoothness_cpp`, x, bounds, curvature)
 }
 
-.private_smoothness_cpp <- function(x, curvature, bound, epsilon, seed, secure) {
-    .Call(`_dpglmnet_private_smoothness_cpp`, x, curvature, bound, epsilon, seed, secure)
+.private_smoothness_cpp <- function(x, bounds, curvature, bound, epsilon, seed, secure) {
+    .Call(`_dpglmnet_private_smoothness_cpp`, x, bounds, curvature, bound, epsilon, seed, secure)
 }
 
-.dpcd_start_gradient_cpp <- function(x, y, family, clip, noise_sd, seed, secure) {
-    .Call(`_dpglmnet_dpcd_start_gradient_cpp`, x, y, family, clip, noise_sd, seed, secure)
+.dpcd_start_gradient_cpp <- function(x, bounds, y, family, clip, noise_sd, seed, secure) {
+    .Call(`_dpglmnet_dpcd_start_gradient_cpp`, x, bounds, y, family, clip, noise_sd, seed, secure)
 }
 
-.dpcd_path_cpp <- function(x, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, passes, selection, average, seed, secure, trace) {
-    .Call(`_dpglmnet_dpcd_path_cpp`, x, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, passes, selection, average, seed, secure, trace)
+.dpcd_path_cpp <- function(x, bounds, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, passes, selection, average, seed, secure, trace) {
+    .Call(`_dpglmnet_dpcd_path_cpp`, x, bounds, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, passes, selection, average, seed, secure, trace)
 }
 
 .simd_isa_cpp <- function() {
@@ -45,12 +45,12 @@
     .Call(`_dpglmnet_simd_exp_cpp`, x)
 }
 
-.dpsgd_start_gradient_cpp <- function(x, y, family, intercept, clip, noise_sd, seed, secure) {
-    .Call(`_dpglmnet_dpsgd_start_gradient_cpp`, x, y, family, intercept, clip, noise_sd, seed, secure)
+.dpsgd_start_gradient_cpp <- function(x, bounds, y, family, intercept, clip, noise_sd, seed, secure) {
+    .Call(`_dpglmnet_dpsgd_start_gradient_cpp`, x, bounds, y, family, intercept, clip, noise_sd, seed, secure)
 }
 
-.dpsgd_path_cpp <- function(x, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, batch_size, steps, seed, secure, trace) {
-    .Call(`_dpglmnet_dpsgd_path_cpp`, x, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, batch_size, steps, seed, secure, trace)
+.dpsgd_path_cpp <- function(x, bounds, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, batch_size, steps, seed, secure, trace) {
+    .Call(`_dpglmnet_dpsgd_path_cpp`, x, bounds, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, batch_size, steps, seed, secure, trace)
 }
 
 .rdp_subsampled_gaussian_cpp <- function(q, z, orders, sampling) {
@@ -79,5 +79,13 @@
 
 .minibatches_cpp <- function(n, m, draws, seed) {
     .Call(`_dpglmnet_minibatches_cpp`, n, m, draws, seed)
+}
+
+.transformed_design_cpp <- function(x, bound, center, scale, isa, family, y, update, change, gradient, clip, b) {
+    .Call(`_dpglmnet_transformed_design_cpp`, x, bound, center, scale, isa, family, y, update, change, gradient, clip, b)
+}
+
+.planned_prox_cpp <- function(v, j, step, lambda, alpha, penalty_factor, lower, upper) {
+    .Call(`_dpglmnet_planned_prox_cpp`, v, j, step, lambda, alpha, penalty_factor, lower, upper)
 }
 

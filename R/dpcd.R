@@ -36,13 +36,13 @@ fit_dpcd <- function(problem) {
   if (is.null(lambda)) {
     features <- seq_len(problem$p)
     start_gradient <- .dpcd_start_gradient_cpp(
-      problem$x, problem$y, problem$family, clip_j[features],
+      problem$x, problem$x.bounds, problem$y, problem$family, clip_j[features],
       noise_sd[features], draw_seed(), secure)
     lambda <- lambda_grid(start_gradient, problem)
     lambda_max <- lambda[1L]
   }
   path <- .dpcd_path_cpp(
-    problem$x, problem$y, problem$family, problem$intercept, lambda,
+    problem$x, problem$x.bounds, problem$y, problem$family, problem$intercept, lambda,
     problem$alpha, problem$penalty.factor, problem$lower.limits,
     problem$upper.limits, step_j, clip_j, noise_sd, problem$passes,
     problem$selection, problem$average, draw_seed(), secure, problem$trace.it)

@@ -39,13 +39,13 @@ fit_dpsgd <- function(problem) {
   lambda_max <- NULL
   if (is.null(lambda)) {
     start_gradient <- .dpsgd_start_gradient_cpp(
-      problem$x, problem$y, problem$family, problem$intercept, clip, noise_sd,
+      problem$x, problem$x.bounds, problem$y, problem$family, problem$intercept, clip, noise_sd,
       draw_seed(), secure)
     lambda <- lambda_grid(start_gradient, problem)
     lambda_max <- lambda[1L]
   }
   path <- .dpsgd_path_cpp(
-    problem$x, problem$y, problem$family, problem$intercept, lambda,
+    problem$x, problem$x.bounds, problem$y, problem$family, problem$intercept, lambda,
     problem$alpha, problem$penalty.factor, problem$lower.limits,
     problem$upper.limits, gamma, clip, noise_sd, batch, steps, draw_seed(),
     secure, problem$trace.it)

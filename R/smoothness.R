@@ -5,6 +5,7 @@
 # (Laplace mechanism, charged), or exact (epsilon = Inf only).
 
 # Returns list(source, values (length p), laplace_epsilon, laplace_scale).
+# `x` is unclamped: the C++ core clamps it to `x.bounds` (or NULL) as it reads.
 resolve_smoothness <- function(smoothness, x, curvature, epsilon, budget,
                                x.bounds, rng) {
   p <- ncol(x)
@@ -16,13 +17,13 @@ resolve_smoothness <- function(smoothness, x, curvature, epsilon, budget,
   switch(smoothness,
     uniform = public("uniform", rep(curvature, p)),
     bounds = public("bounds", curvature * x.bounds^2),
-    exact = public("exact", .exact_smoothness_cpp(x, curvature)),
+    exact = public("exact", .exact_smoothness_cpp(x, x.bounds, curvature)),
     private = {
       if (!is.finite(epsilon)) {
-        public("exact", .exact_smoothness_cpp(x, curvature))
+        public("exact", .exact_smoothness_cpp(x, x.bounds, curvature))
       } else {
         eps_s <- budget * epsilon
-        released <- .private_smoothness_cpp(x, curvature, x.bounds, eps_s,
+        released <- .private_smoothness_cpp(x, x.bounds, curvature, x.bounds, eps_s,
                                             draw_seed(), rng == "secure")
         list(source = "private", values = released$smoothness,
              laplace_epsilon = eps_s, laplace_scale = released$laplace_scale)

@@ -61,57 +61,61 @@ BEGIN_RCPP
 END_RCPP
 }
 // exact_smoothness_cpp
-NumericVector exact_smoothness_cpp(SEXP x, double curvature);
-RcppExport SEXP _dpglmnet_exact_smoothness_cpp(SEXP xSEXP, SEXP curvatureSEXP) {
+NumericVector exact_smoothness_cpp(SEXP x, SEXP bounds, double curvature);
+RcppExport SEXP _dpglmnet_exact_smoothness_cpp(SEXP xSEXP, SEXP boundsSEXP, SEXP curvatureSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type bounds(boundsSEXP);
     Rcpp::traits::input_parameter< double >::type curvature(curvatureSEXP);
-    rcpp_result_gen = Rcpp::wrap(exact_smoothness_cpp(x, curvature));
+    rcpp_result_gen = Rcpp::wrap(exact_smoothness_cpp(x, bounds, curvature));
     return rcpp_result_gen;
 END_RCPP
 }
 // private_smoothness_cpp
-List private_smoothness_cpp(SEXP x, double curvature, NumericVector bound, double epsilon, NumericVector seed, bool secure);
-RcppExport SEXP _dpglmnet_private_smoothness_cpp(SEXP xSEXP, SEXP curvatureSEXP, SEXP boundSEXP, SEXP epsilonSEXP, SEXP seedSEXP, SEXP secureSEXP) {
+List private_smoothness_cpp(SEXP x, SEXP bounds, double curvature, NumericVector bound, double epsilon, NumericVector seed, bool secure);
+RcppExport SEXP _dpglmnet_private_smoothness_cpp(SEXP xSEXP, SEXP boundsSEXP, SEXP curvatureSEXP, SEXP boundSEXP, SEXP epsilonSEXP, SEXP seedSEXP, SEXP secureSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type bounds(boundsSEXP);
     Rcpp::traits::input_parameter< double >::type curvature(curvatureSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type bound(boundSEXP);
     Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type seed(seedSEXP);
     Rcpp::traits::input_parameter< bool >::type secure(secureSEXP);
-    rcpp_result_gen = Rcpp::wrap(private_smoothness_cpp(x, curvature, bound, epsilon, seed, secure));
+    rcpp_result_gen = Rcpp::wrap(private_smoothness_cpp(x, bounds, curvature, bound, epsilon, seed, secure));
     return rcpp_result_gen;
 END_RCPP
 }
 // dpcd_start_gradient_cpp
-NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, std::string family, NumericVector clip, NumericVector noise_sd, NumericVector seed, bool secure);
-RcppExport SEXP _dpglmnet_dpcd_start_gradient_cpp(SEXP xSEXP, SEXP ySEXP, SEXP familySEXP, SEXP clipSEXP, SEXP noise_sdSEXP, SEXP seedSEXP, SEXP secureSEXP) {
+NumericVector dpcd_start_gradient_cpp(SEXP x, SEXP bounds, NumericVector y, std::string family, NumericVector clip, NumericVector noise_sd, NumericVector seed, bool secure);
+RcppExport SEXP _dpglmnet_dpcd_start_gradient_cpp(SEXP xSEXP, SEXP boundsSEXP, SEXP ySEXP, SEXP familySEXP, SEXP clipSEXP, SEXP noise_sdSEXP, SEXP seedSEXP, SEXP secureSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type bounds(boundsSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
     Rcpp::traits::input_parameter< NumericVector >::type clip(clipSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type noise_sd(noise_sdSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type seed(seedSEXP);
     Rcpp::traits::input_parameter< bool >::type secure(secureSEXP);
-    rcpp_result_gen = Rcpp::wrap(dpcd_start_gradient_cpp(x, y, family, clip, noise_sd, seed, secure));
+    rcpp_result_gen = Rcpp::wrap(dpcd_start_gradient_cpp(x, bounds, y, family, clip, noise_sd, seed, secure));
     return rcpp_result_gen;
 END_RCPP
 }
 // dpcd_path_cpp
-List dpcd_path_cpp(SEXP x, NumericVector y, std::string family, bool intercept, NumericVector lambda, double alpha, NumericVector penalty_factor, NumericVector lower, NumericVector upper, NumericVector step, NumericVector clip, NumericVector noise_sd, int passes, std::string selection, bool average, NumericVector seed, bool secure, int trace);
-RcppExport SEXP _dpglmnet_dpcd_path_cpp(SEXP xSEXP, SEXP ySEXP, SEXP familySEXP, SEXP interceptSEXP, SEXP lambdaSEXP, SEXP alphaSEXP, SEXP penalty_factorSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP stepSEXP, SEXP clipSEXP, SEXP noise_sdSEXP, SEXP passesSEXP, SEXP selectionSEXP, SEXP averageSEXP, SEXP seedSEXP, SEXP secureSEXP, SEXP traceSEXP) {
+List dpcd_path_cpp(SEXP x, SEXP bounds, NumericVector y, std::string family, bool intercept, NumericVector lambda, double alpha, NumericVector penalty_factor, NumericVector lower, NumericVector upper, NumericVector step, NumericVector clip, NumericVector noise_sd, int passes, std::string selection, bool average, NumericVector seed, bool secure, int trace);
+RcppExport SEXP _dpglmnet_dpcd_path_cpp(SEXP xSEXP, SEXP boundsSEXP, SEXP ySEXP, SEXP familySEXP, SEXP interceptSEXP, SEXP lambdaSEXP, SEXP alphaSEXP, SEXP penalty_factorSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP stepSEXP, SEXP clipSEXP, SEXP noise_sdSEXP, SEXP passesSEXP, SEXP selectionSEXP, SEXP averageSEXP, SEXP seedSEXP, SEXP secureSEXP, SEXP traceSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type bounds(boundsSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
     Rcpp::traits::input_parameter< bool >::type intercept(interceptSEXP);
@@ -129,7 +133,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< NumericVector >::type seed(seedSEXP);
     Rcpp::traits::input_parameter< bool >::type secure(secureSEXP);
     Rcpp::traits::input_parameter< int >::type trace(traceSEXP);
-    rcpp_result_gen = Rcpp::wrap(dpcd_path_cpp(x, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, passes, selection, average, seed, secure, trace));
+    rcpp_result_gen = Rcpp::wrap(dpcd_path_cpp(x, bounds, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, passes, selection, average, seed, secure, trace));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -173,12 +177,13 @@ BEGIN_RCPP
 END_RCPP
 }
 // dpsgd_start_gradient_cpp
-NumericVector dpsgd_start_gradient_cpp(SEXP x, NumericVector y, std::string family, bool intercept, double clip, double noise_sd, NumericVector seed, bool secure);
-RcppExport SEXP _dpglmnet_dpsgd_start_gradient_cpp(SEXP xSEXP, SEXP ySEXP, SEXP familySEXP, SEXP interceptSEXP, SEXP clipSEXP, SEXP noise_sdSEXP, SEXP seedSEXP, SEXP secureSEXP) {
+NumericVector dpsgd_start_gradient_cpp(SEXP x, SEXP bounds, NumericVector y, std::string family, bool intercept, double clip, double noise_sd, NumericVector seed, bool secure);
+RcppExport SEXP _dpglmnet_dpsgd_start_gradient_cpp(SEXP xSEXP, SEXP boundsSEXP, SEXP ySEXP, SEXP familySEXP, SEXP interceptSEXP, SEXP clipSEXP, SEXP noise_sdSEXP, SEXP seedSEXP, SEXP secureSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type bounds(boundsSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
     Rcpp::traits::input_parameter< bool >::type intercept(interceptSEXP);
@@ -186,17 +191,18 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type noise_sd(noise_sdSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type seed(seedSEXP);
     Rcpp::traits::input_parameter< bool >::type secure(secureSEXP);
-    rcpp_result_gen = Rcpp::wrap(dpsgd_start_gradient_cpp(x, y, family, intercept, clip, noise_sd, seed, secure));
+    rcpp_result_gen = Rcpp::wrap(dpsgd_start_gradient_cpp(x, bounds, y, family, intercept, clip, noise_sd, seed, secure));
     return rcpp_result_gen;
 END_RCPP
 }
 // dpsgd_path_cpp
-List dpsgd_path_cpp(SEXP x, NumericVector y, std::string family, bool intercept, NumericVector lambda, double alpha, NumericVector penalty_factor, NumericVector lower, NumericVector upper, double step, double clip, double noise_sd, int batch_size, double steps, NumericVector seed, bool secure, int trace);
-RcppExport SEXP _dpglmnet_dpsgd_path_cpp(SEXP xSEXP, SEXP ySEXP, SEXP familySEXP, SEXP interceptSEXP, SEXP lambdaSEXP, SEXP alphaSEXP, SEXP penalty_factorSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP stepSEXP, SEXP clipSEXP, SEXP noise_sdSEXP, SEXP batch_sizeSEXP, SEXP stepsSEXP, SEXP seedSEXP, SEXP secureSEXP, SEXP traceSEXP) {
+List dpsgd_path_cpp(SEXP x, SEXP bounds, NumericVector y, std::string family, bool intercept, NumericVector lambda, double alpha, NumericVector penalty_factor, NumericVector lower, NumericVector upper, double step, double clip, double noise_sd, int batch_size, double steps, NumericVector seed, bool secure, int trace);
+RcppExport SEXP _dpglmnet_dpsgd_path_cpp(SEXP xSEXP, SEXP boundsSEXP, SEXP ySEXP, SEXP familySEXP, SEXP interceptSEXP, SEXP lambdaSEXP, SEXP alphaSEXP, SEXP penalty_factorSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP stepSEXP, SEXP clipSEXP, SEXP noise_sdSEXP, SEXP batch_sizeSEXP, SEXP stepsSEXP, SEXP seedSEXP, SEXP secureSEXP, SEXP traceSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type bounds(boundsSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
     Rcpp::traits::input_parameter< bool >::type intercept(interceptSEXP);
@@ -213,7 +219,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< NumericVector >::type seed(seedSEXP);
     Rcpp::traits::input_parameter< bool >::type secure(secureSEXP);
     Rcpp::traits::input_parameter< int >::type trace(traceSEXP);
-    rcpp_result_gen = Rcpp::wrap(dpsgd_path_cpp(x, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, batch_size, steps, seed, secure, trace));
+    rcpp_result_gen = Rcpp::wrap(dpsgd_path_cpp(x, bounds, y, family, intercept, lambda, alpha, penalty_factor, lower, upper, step, clip, noise_sd, batch_size, steps, seed, secure, trace));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -309,21 +315,61 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// transformed_design_cpp
+List transformed_design_cpp(SEXP x, SEXP bound, SEXP center, SEXP scale, std::string isa, std::string family, NumericVector y, IntegerVector update, NumericVector change, IntegerVector gradient, double clip, NumericVector b);
+RcppExport SEXP _dpglmnet_transformed_design_cpp(SEXP xSEXP, SEXP boundSEXP, SEXP centerSEXP, SEXP scaleSEXP, SEXP isaSEXP, SEXP familySEXP, SEXP ySEXP, SEXP updateSEXP, SEXP changeSEXP, SEXP gradientSEXP, SEXP clipSEXP, SEXP bSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type bound(boundSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type scale(scaleSEXP);
+    Rcpp::traits::input_parameter< std::string >::type isa(isaSEXP);
+    Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type update(updateSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type change(changeSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type gradient(gradientSEXP);
+    Rcpp::traits::input_parameter< double >::type clip(clipSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type b(bSEXP);
+    rcpp_result_gen = Rcpp::wrap(transformed_design_cpp(x, bound, center, scale, isa, family, y, update, change, gradient, clip, b));
+    return rcpp_result_gen;
+END_RCPP
+}
+// planned_prox_cpp
+List planned_prox_cpp(NumericVector v, IntegerVector j, double step, double lambda, double alpha, NumericVector penalty_factor, NumericVector lower, NumericVector upper);
+RcppExport SEXP _dpglmnet_planned_prox_cpp(SEXP vSEXP, SEXP jSEXP, SEXP stepSEXP, SEXP lambdaSEXP, SEXP alphaSEXP, SEXP penalty_factorSEXP, SEXP lowerSEXP, SEXP upperSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type v(vSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type j(jSEXP);
+    Rcpp::traits::input_parameter< double >::type step(stepSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type penalty_factor(penalty_factorSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type upper(upperSEXP);
+    rcpp_result_gen = Rcpp::wrap(planned_prox_cpp(v, j, step, lambda, alpha, penalty_factor, lower, upper));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_gdp_epsilon_cpp", (DL_FUNC) &_dpglmnet_gdp_epsilon_cpp, 2},
     {"_dpglmnet_gdp_delta_cpp", (DL_FUNC) &_dpglmnet_gdp_delta_cpp, 2},
     {"_dpglmnet_gdp_mu_cpp", (DL_FUNC) &_dpglmnet_gdp_mu_cpp, 2},
     {"_dpglmnet_gdp_noise_multiplier_cpp", (DL_FUNC) &_dpglmnet_gdp_noise_multiplier_cpp, 3},
-    {"_dpglmnet_exact_smoothness_cpp", (DL_FUNC) &_dpglmnet_exact_smoothness_cpp, 2},
-    {"_dpglmnet_private_smoothness_cpp", (DL_FUNC) &_dpglmnet_private_smoothness_cpp, 6},
-    {"_dpglmnet_dpcd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpcd_start_gradient_cpp, 7},
-    {"_dpglmnet_dpcd_path_cpp", (DL_FUNC) &_dpglmnet_dpcd_path_cpp, 18},
+    {"_dpglmnet_exact_smoothness_cpp", (DL_FUNC) &_dpglmnet_exact_smoothness_cpp, 3},
+    {"_dpglmnet_private_smoothness_cpp", (DL_FUNC) &_dpglmnet_private_smoothness_cpp, 7},
+    {"_dpglmnet_dpcd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpcd_start_gradient_cpp, 8},
+    {"_dpglmnet_dpcd_path_cpp", (DL_FUNC) &_dpglmnet_dpcd_path_cpp, 19},
     {"_dpglmnet_simd_isa_cpp", (DL_FUNC) &_dpglmnet_simd_isa_cpp, 0},
     {"_dpglmnet_dense_sweep_cpp", (DL_FUNC) &_dpglmnet_dense_sweep_cpp, 8},
     {"_dpglmnet_simd_exp_cpp", (DL_FUNC) &_dpglmnet_simd_exp_cpp, 1},
-    {"_dpglmnet_dpsgd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpsgd_start_gradient_cpp, 8},
-    {"_dpglmnet_dpsgd_path_cpp", (DL_FUNC) &_dpglmnet_dpsgd_path_cpp, 17},
+    {"_dpglmnet_dpsgd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpsgd_start_gradient_cpp, 9},
+    {"_dpglmnet_dpsgd_path_cpp", (DL_FUNC) &_dpglmnet_dpsgd_path_cpp, 18},
     {"_dpglmnet_rdp_subsampled_gaussian_cpp", (DL_FUNC) &_dpglmnet_rdp_subsampled_gaussian_cpp, 4},
     {"_dpglmnet_rdp_epsilon_cpp", (DL_FUNC) &_dpglmnet_rdp_epsilon_cpp, 3},
     {"_dpglmnet_rdp_delta_cpp", (DL_FUNC) &_dpglmnet_rdp_delta_cpp, 3},
@@ -331,6 +377,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_sha256_file_cpp", (DL_FUNC) &_dpglmnet_sha256_file_cpp, 1},
     {"_dpglmnet_nonfinite_kind_cpp", (DL_FUNC) &_dpglmnet_nonfinite_kind_cpp, 1},
     {"_dpglmnet_minibatches_cpp", (DL_FUNC) &_dpglmnet_minibatches_cpp, 4},
+    {"_dpglmnet_transformed_design_cpp", (DL_FUNC) &_dpglmnet_transformed_design_cpp, 12},
+    {"_dpglmnet_planned_prox_cpp", (DL_FUNC) &_dpglmnet_planned_prox_cpp, 8},
     {NULL, NULL, 0}
 };
 

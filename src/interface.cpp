@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dpglmnet/design.h"
@@ -37,12 +38,13 @@ inline void clear_avx_upper_state() {
 #endif
 }
 
-// Calls f(design) with a dense or sparse (dgCMatrix) view of x, no copy.
+// Calls f(design) with a dense or sparse (dgCMatrix) view of x, no copy,
+// read through `transform`.
 template <class F>
-SEXP with_design(SEXP x, F&& f) {
+SEXP with_transformed_design(SEXP x, dpglmnet::ColumnTransform transform, F&& f) {
   if (Rf_isMatrix(x)) {
     NumericMatrix m(x);
-    dpglmnet::DenseDesign design(m.begin(), m.nrow(), m.ncol());
+    dpglmnet::DenseDesign design(m.begin(), m.nrow(), m.ncol(), transform);
     return f(design);
   }
   S4 sparse(x);
@@ -51,8 +53,21 @@ SEXP with_design(SEXP x, F&& f) {
   IntegerVector column_start = sparse.slot("p");
   NumericVector values = sparse.slot("x");
   dpglmnet::SparseDesign design(row_index.begin(), column_start.begin(),
-                                values.begin(), dim[0], dim[1]);
+                                values.begin(), dim[0], dim[1], transform);
   return f(design);
+}
+
+// The same, clamped to `bounds` (R's x.bounds, length p, or NULL) as x is read.
+template <class F>
+SEXP with_design(SEXP x, SEXP bounds, F&& f) {
+  dpglmnet::ColumnTransform transform;
+  if (!Rf_isNull(bounds)) {
+    const R_xlen_t p = Rf_isMatrix(x) ? Rf_ncols(x) : IntegerVector(S4(x).slot("Dim"))[1];
+    if (!Rf_isReal(bounds) || Rf_xlength(bounds) != p)
+      Rcpp::stop("bounds must be NULL or a double vector of length ncol(x)");
+    transform.bound = REAL(bounds);
+  }
+  return with_transformed_design(x, transform, std::forward<F>(f));
 }
 
 // Calls f(loss) with the loss of the family.
@@ -65,8 +80,8 @@ SEXP with_loss(const std::string& family, F&& f) {
 // Calls f(design, loss): every solver entry is one template instance per
 // storage of x and per family.
 template <class F>
-SEXP with_design_and_loss(SEXP x, const std::string& family, F&& f) {
-  return with_design(x, [&](const auto& design) -> SEXP {
+SEXP with_design_and_loss(SEXP x, SEXP bounds, const std::string& family, F&& f) {
+  return with_design(x, bounds, [&](const auto& design) -> SEXP {
     return with_loss(family, [&](auto loss) -> SEXP { return f(design, loss); });
   });
 }
@@ -146,19 +161,19 @@ double gdp_noise_multiplier_cpp(double releases, double epsilon, double delta) {
 }
 
 // [[Rcpp::export(.exact_smoothness_cpp)]]
-NumericVector exact_smoothness_cpp(SEXP x, double curvature) {
+NumericVector exact_smoothness_cpp(SEXP x, SEXP bounds, double curvature) {
   clear_avx_upper_state();
-  return with_design(x, [&](const auto& design) -> SEXP {
+  return with_design(x, bounds, [&](const auto& design) -> SEXP {
     return wrap(dpglmnet::exact_smoothness(design, curvature));
   });
 }
 
 // [[Rcpp::export(.private_smoothness_cpp)]]
-List private_smoothness_cpp(SEXP x, double curvature, NumericVector bound,
+List private_smoothness_cpp(SEXP x, SEXP bounds, double curvature, NumericVector bound,
                             double epsilon, NumericVector seed, bool secure) {
   clear_avx_upper_state();
   dpglmnet::RandomSource rng = make_random_source(seed, secure);
-  return with_design(x, [&](const auto& design) -> SEXP {
+  return with_design(x, bounds, [&](const auto& design) -> SEXP {
     std::vector<double> scale;
     std::vector<double> m = dpglmnet::private_smoothness(
         design, curvature, bound.begin(), epsilon, rng, &scale);
@@ -169,12 +184,12 @@ List private_smoothness_cpp(SEXP x, double curvature, NumericVector bound,
 // The private gradient of every feature at b = 0, b0 = 0 (the release behind
 // a private lambda_max): p Gaussian mechanisms.
 // [[Rcpp::export(.dpcd_start_gradient_cpp)]]
-NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, std::string family,
+NumericVector dpcd_start_gradient_cpp(SEXP x, SEXP bounds, NumericVector y, std::string family,
                                       NumericVector clip, NumericVector noise_sd,
                                       NumericVector seed, bool secure) {
   clear_avx_upper_state();
   dpglmnet::RandomSource rng = make_random_source(seed, secure);
-  return with_design_and_loss(x, family, [&](const auto& design, auto loss) -> SEXP {
+  return with_design_and_loss(x, bounds, family, [&](const auto& design, auto loss) -> SEXP {
     using Design = std::decay_t<decltype(design)>;
     using Loss = decltype(loss);
     dpglmnet::CoordinateSettings settings{
@@ -189,7 +204,7 @@ NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, std::string famil
 }
 
 // [[Rcpp::export(.dpcd_path_cpp)]]
-List dpcd_path_cpp(SEXP x, NumericVector y, std::string family, bool intercept,
+List dpcd_path_cpp(SEXP x, SEXP bounds, NumericVector y, std::string family, bool intercept,
                    NumericVector lambda, double alpha, NumericVector penalty_factor,
                    NumericVector lower, NumericVector upper, NumericVector step,
                    NumericVector clip, NumericVector noise_sd, int passes,
@@ -198,7 +213,7 @@ List dpcd_path_cpp(SEXP x, NumericVector y, std::string family, bool intercept,
   clear_avx_upper_state();
   dpglmnet::RandomSource rng = make_random_source(seed, secure);
   const std::vector<double> lambdas = to_std(lambda);
-  return with_design_and_loss(x, family, [&](const auto& design, auto loss) -> SEXP {
+  return with_design_and_loss(x, bounds, family, [&](const auto& design, auto loss) -> SEXP {
     using Design = std::decay_t<decltype(design)>;
     using Loss = decltype(loss);
     dpglmnet::CoordinateSettings settings{to_std(step), to_std(clip), to_std(noise_sd)};
@@ -243,8 +258,9 @@ List dense_sweep_cpp(std::string isa, std::string family, NumericVector eta,
     using Loss = decltype(loss);
     auto sweep = update ? dpglmnet::kernels::dense_sweep<Loss, true>(chosen)
                         : dpglmnet::kernels::dense_sweep<Loss, false>(chosen);
+    const dpglmnet::ColumnTransform::Column identity;
     return sweep(static_cast<int>(out.size()), out.begin(), y.begin(), u, change,
-                 gradient_column.begin(), clip);
+                 gradient_column.begin(), clip, identity, identity);
   };
   const double sum = family == "binomial" ? run(dpglmnet::LogisticLoss())
                                           : run(dpglmnet::SquaredLoss());
@@ -273,12 +289,12 @@ NumericVector simd_exp_cpp(NumericVector x) {
 }
 
 // [[Rcpp::export(.dpsgd_start_gradient_cpp)]]
-NumericVector dpsgd_start_gradient_cpp(SEXP x, NumericVector y, std::string family,
+NumericVector dpsgd_start_gradient_cpp(SEXP x, SEXP bounds, NumericVector y, std::string family,
                                        bool intercept, double clip, double noise_sd,
                                        NumericVector seed, bool secure) {
   clear_avx_upper_state();
   dpglmnet::RandomSource rng = make_random_source(seed, secure);
-  return with_design_and_loss(x, family, [&](const auto& design, auto loss) -> SEXP {
+  return with_design_and_loss(x, bounds, family, [&](const auto& design, auto loss) -> SEXP {
     using Design = std::decay_t<decltype(design)>;
     using Loss = decltype(loss);
     dpglmnet::DPStochasticGradient<Design, Loss> solver(
@@ -288,7 +304,7 @@ NumericVector dpsgd_start_gradient_cpp(SEXP x, NumericVector y, std::string fami
 }
 
 // [[Rcpp::export(.dpsgd_path_cpp)]]
-List dpsgd_path_cpp(SEXP x, NumericVector y, std::string family, bool intercept,
+List dpsgd_path_cpp(SEXP x, SEXP bounds, NumericVector y, std::string family, bool intercept,
                     NumericVector lambda, double alpha, NumericVector penalty_factor,
                     NumericVector lower, NumericVector upper, double step,
                     double clip, double noise_sd, int batch_size, double steps,
@@ -296,7 +312,7 @@ List dpsgd_path_cpp(SEXP x, NumericVector y, std::string family, bool intercept,
   clear_avx_upper_state();
   dpglmnet::RandomSource rng = make_random_source(seed, secure);
   const std::vector<double> lambdas = to_std(lambda);
-  return with_design_and_loss(x, family, [&](const auto& design, auto loss) -> SEXP {
+  return with_design_and_loss(x, bounds, family, [&](const auto& design, auto loss) -> SEXP {
     using Design = std::decay_t<decltype(design)>;
     using Loss = decltype(loss);
     dpglmnet::StochasticSettings settings{step, clip, noise_sd, batch_size,
@@ -394,4 +410,109 @@ IntegerMatrix minibatches_cpp(int n, int m, int draws, NumericVector seed) {
     for (int k = 0; k < m; ++k) out(d, k) = batch[k] + 1;
   }
   return out;
+}
+
+// ---- Test hooks of the data path (column transform, row access, planned prox)
+
+namespace {
+
+// A length-p double vector or NULL, as a pointer of the ColumnTransform.
+const double* transform_part(SEXP v, int p, const char* what) {
+  if (Rf_isNull(v)) return nullptr;
+  if (!Rf_isReal(v) || Rf_xlength(v) != p)
+    Rcpp::stop("%s must be NULL or a double vector of length ncol(x)", what);
+  return REAL(v);
+}
+
+}  // namespace
+
+// Test hook: x read through ColumnTransform{bound, center, scale} (each NULL
+// or of length p) by every consumer of the transform, so that R can compare
+// with the same calls on the explicitly transformed x. Returns the clipped
+// gradient sums of the sweeps (update[k], change[k], gradient[k]; column p is
+// the intercept, -1 no update) from eta = 0 and the final eta after one more
+// apply(update[0], change[0]); the exact smoothness (curvature 1); the rows
+// of RowAccess (an n x p matrix) and their products with b, one by one and
+// batched; and DP-SGD's clipped full gradient (noise 0, intercept).
+// [[Rcpp::export(.transformed_design_cpp)]]
+List transformed_design_cpp(SEXP x, SEXP bound, SEXP center, SEXP scale,
+                            std::string isa, std::string family, NumericVector y,
+                            IntegerVector update, NumericVector change,
+                            IntegerVector gradient, double clip, NumericVector b) {
+  clear_avx_upper_state();
+  const bool dense = Rf_isMatrix(x);
+  const int n = dense ? Rf_nrows(x) : IntegerVector(S4(x).slot("Dim"))[0];
+  const int p = dense ? Rf_ncols(x) : IntegerVector(S4(x).slot("Dim"))[1];
+  if (dense && !Rf_isReal(x)) Rcpp::stop("x must be a double matrix");
+  if (y.size() != n || b.size() != p || update.size() != change.size() ||
+      update.size() != gradient.size() || update.size() < 1)
+    Rcpp::stop("need length(y) = n, length(b) = p and one update, change and gradient per sweep");
+  for (R_xlen_t k = 0; k < update.size(); ++k)
+    if (update[k] < -1 || update[k] > p || gradient[k] < 0 || gradient[k] > p)
+      Rcpp::stop("sweep columns must be in [0, p] (updates: -1 for none)");
+  dpglmnet::ColumnTransform transform{transform_part(bound, p, "bound"),
+                                      transform_part(center, p, "center"),
+                                      transform_part(scale, p, "scale")};
+  if (!dense && transform.center) Rcpp::stop("sparse x cannot be centred");
+  using dpglmnet::kernels::Isa;
+  const Isa chosen = isa == "avx512" ? Isa::avx512 : isa == "avx2" ? Isa::avx2
+                                                                   : Isa::baseline;
+  if (!dpglmnet::kernels::isa_supported(chosen)) Rcpp::stop("isa not supported here");
+
+  auto run = [&](const auto& design, auto loss) -> SEXP {
+    using Design = std::decay_t<decltype(design)>;
+    using Loss = decltype(loss);
+    const dpglmnet::ColumnSweeper<Design, Loss> sweeper(design, y.begin(), chosen);
+    NumericVector eta(n), sums(update.size());
+    for (R_xlen_t k = 0; k < update.size(); ++k)
+      sums[k] = sweeper.update_then_gradient(eta.begin(), update[k], change[k],
+                                             gradient[k], clip);
+    sweeper.apply(eta.begin(), update[0], change[0]);
+
+    const dpglmnet::RowAccess<Design> rows(design);
+    NumericMatrix row_values(n, p);
+    NumericVector dots(n), batch_dots(n);
+    std::vector<int> all(n);
+    for (int i = 0; i < n; ++i) {
+      all[i] = i;
+      rows.for_each_in_row(i, [&](int j, double v) { row_values(i, j) = v; });
+      dots[i] = rows.dot(i, b.begin());
+    }
+    rows.batch_dot(all.data(), n, b.begin(), batch_dots.begin());
+
+    dpglmnet::RandomSource rng(1, false);
+    dpglmnet::DPStochasticGradient<Design, Loss> sgd(design, y.begin(), true,
+                                                     {0.0, clip, 0.0, 1, 0}, rng);
+    return List::create(Named("sums") = sums, Named("eta") = eta,
+                        Named("smoothness") = dpglmnet::exact_smoothness(design, 1.0),
+                        Named("rows") = row_values, Named("dots") = dots,
+                        Named("batch_dots") = batch_dots,
+                        Named("full_gradient") = sgd.private_full_gradient());
+  };
+  return with_transformed_design(x, transform, [&](const auto& design) -> SEXP {
+    return with_loss(family, [&](auto loss) -> SEXP { return run(design, loss); });
+  });
+}
+
+// Test hook: ElasticNetPenalty::prox(j[k], v[k], step) and the planned
+// prox's apply(j[k], v[k]) for the same penalty (j 0-based).
+// [[Rcpp::export(.planned_prox_cpp)]]
+List planned_prox_cpp(NumericVector v, IntegerVector j, double step, double lambda,
+                      double alpha, NumericVector penalty_factor, NumericVector lower,
+                      NumericVector upper) {
+  clear_avx_upper_state();
+  const int p = static_cast<int>(penalty_factor.size());
+  if (lower.size() != p || upper.size() != p || v.size() != j.size())
+    Rcpp::stop("need one lower and upper limit per penalty factor and one j per v");
+  for (R_xlen_t k = 0; k < j.size(); ++k)
+    if (j[k] < 0 || j[k] >= p) Rcpp::stop("j must be in [0, p)");
+  const dpglmnet::ElasticNetPenalty penalty{lambda, alpha, penalty_factor.begin(),
+                                            lower.begin(), upper.begin()};
+  const dpglmnet::PlannedProx planned = penalty.plan(p, step);
+  NumericVector direct(v.size()), from_plan(v.size());
+  for (R_xlen_t k = 0; k < v.size(); ++k) {
+    direct[k] = penalty.prox(j[k], v[k], step);
+    from_plan[k] = planned.apply(j[k], v[k]);
+  }
+  return List::create(Named("prox") = direct, Named("planned") = from_plan);
 }

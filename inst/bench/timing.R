@@ -58,12 +58,12 @@ for (dataset in names(datasets)) {
       core_time <- if (solver == "dpcd") {
         clip <- sqrt(m / sum(m))
         median_time(function() dpglmnet:::.dpcd_path_cpp(
-          x, y01, problem$family, FALSE, problem$lambda, problem$alpha,
+          x, NULL, y01, problem$family, FALSE, problem$lambda, problem$alpha,
           rep(1, p), rep(-Inf, p), rep(Inf, p), 1 / m, clip, 0.01 * clip,
           as.integer(passes), "permutation", FALSE, c(1, 2), FALSE, 0L))
       } else {
         median_time(function() dpglmnet:::.dpsgd_path_cpp(
-          x, y01, problem$family, FALSE, problem$lambda, problem$alpha,
+          x, NULL, y01, problem$family, FALSE, problem$lambda, problem$alpha,
           rep(1, p), rep(-Inf, p), rep(Inf, p), 1 / sum(m), 1, 0.01, 10L,
           ceiling(passes * n / 10), c(1, 2), FALSE, 0L))
       }
@@ -105,7 +105,7 @@ for (rows in names(sweep_rows)) {
     m <- colMeans(x^2) * (if (family == "binomial") 0.25 else 1)
     clip <- sqrt(m / sum(m))
     seconds <- median_time(function() dpglmnet:::.dpcd_path_cpp(
-      x, y, family, FALSE, problem$lambda, problem$alpha, rep(1, p),
+      x, NULL, y, family, FALSE, problem$lambda, problem$alpha, rep(1, p),
       rep(-Inf, p), rep(Inf, p), 1 / m, clip, 0.01 * clip, 50L, "permutation",
       FALSE, c(1, 2), FALSE, 0L))
     floor_rows[[length(floor_rows) + 1L]] <- data.frame(

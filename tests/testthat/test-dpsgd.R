@@ -150,6 +150,6 @@ test_that("the sampler refuses impossible sizes instead of crashing", {
   expect_error(dpglmnet:::.minibatches_cpp(3L, 0L, 1L, c(1, 2)), "in \\[1, n\\]")
   d <- simulate_gaussian(n = 20, p = 2)
   expect_error(dpglmnet:::.dpsgd_path_cpp(
-    d$x, d$y, "gaussian", FALSE, 0.1, 1, c(1, 1), c(-Inf, -Inf), c(Inf, Inf),
+    d$x, NULL, d$y, "gaussian", FALSE, 0.1, 1, c(1, 1), c(-Inf, -Inf), c(Inf, Inf),
     0.1, 1, 0.1, 21L, 5, c(1, 2), FALSE, 0L), "in \\[1, n\\]")
 })

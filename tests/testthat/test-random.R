@@ -9,7 +9,7 @@
 raw_draws <- function(count, seed, secure = FALSE) {
   x <- Matrix::sparseMatrix(i = integer(0), j = integer(0), x = numeric(0),
                             dims = c(1L, count))
-  dpglmnet:::.dpsgd_start_gradient_cpp(x, 0, "gaussian", FALSE, 1, 1,
+  dpglmnet:::.dpsgd_start_gradient_cpp(x, NULL, 0, "gaussian", FALSE, 1, 1,
                                        c(seed, 1), secure)
 }
 
