@@ -52,8 +52,9 @@ void check_sweep(std::mt19937& rng, int n, bool update, bool transformed) {
   }
   using dpglmnet::kernels::dense_sweep;
   const auto isa = dpglmnet::kernels::best_isa();
-  const auto sweep = transformed ? (update ? dense_sweep<Loss, true, true>(isa)
-                                           : dense_sweep<Loss, false, true>(isa))
+  using dpglmnet::kernels::Read;
+  const auto sweep = transformed ? (update ? dense_sweep<Loss, true, Read::transformed>(isa)
+                                           : dense_sweep<Loss, false, Read::transformed>(isa))
                                  : (update ? dense_sweep<Loss, true>(isa)
                                            : dense_sweep<Loss, false>(isa));
   const double got = sweep(n, eta.data(), y.data(), update ? u.data() : nullptr, change,
