@@ -191,7 +191,9 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
 }
 
 # Checks every argument of dpglmnet() and returns the problem the solvers
-# read: data clamped to the public bounds, penalties expanded per column.
+# read: y clamped to its public bound, penalties expanded per column. x is
+# passed as given (no copy): the C++ core clamps it to x.bounds as it reads
+# it, so the solvers must pass problem$x.bounds with problem$x.
 check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                           lambda, intercept, standardize, penalty.factor,
                           lower.limits, upper.limits, epsilon, delta, solver,
@@ -259,8 +261,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   smoothness.budget <- check_numeric(smoothness.budget, "smoothness.budget", 0, 1,
                                      lower_open = TRUE, upper_open = TRUE)
   if (!is.null(x.bounds)) {
-    x.bounds <- recycle_columns(check_numeric(
-      x.bounds, "x.bounds", lower = 0, lower_open = TRUE, length = c(1L, p)), p)
+    # double: the C++ core reads it as the clamp of each column.
+    x.bounds <- as.double(recycle_columns(check_numeric(
+      x.bounds, "x.bounds", lower = 0, lower_open = TRUE, length = c(1L, p)), p))
   }
   if (!is.null(y.bound)) {
     if (family$name != "gaussian") {
@@ -279,7 +282,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   list(
     # x is read through the transform (clamped to x.bounds) by the core,
     # without a copy.
-    x = clamp_columns(x, x.bounds), y = clamp_response(response$y, y.bound),
+    x = x, y = clamp_response(response$y, y.bound),
     transform = list(lower = if (!is.null(x.bounds)) -x.bounds, upper = x.bounds,
                      center = NULL, scale = NULL),
     value_bounds = x.bounds,
@@ -342,18 +345,6 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
 }
 
 # Clamping each record to public bounds is a per-record map: free for privacy.
-clamp_columns <- function(x, bounds) {
-  if (is.null(bounds)) return(x)
-  if (inherits(x, "dgCMatrix")) {
-    column_bound <- rep(bounds, diff(x@p))
-    x@x <- pmax(pmin(x@x, column_bound), -column_bound)
-    return(x)
-  }
-  column_bound <- rep(bounds, each = nrow(x))
-  x[] <- pmax(pmin(x, column_bound), -column_bound)
-  x
-}
-
 clamp_response <- function(y, bound) {
   if (is.null(bound)) y else pmax(pmin(y, bound), -bound)
 }
