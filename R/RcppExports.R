@@ -89,3 +89,11 @@
     .Call(`_dpglmnet_simd_exp_cpp`, x)
 }
 
+.dpfw_path_cpp <- function(x, y, settings) {
+    .Call(`_dpglmnet_dpfw_path_cpp`, x, y, settings)
+}
+
+.nmd_path_cpp <- function(x, y, settings) {
+    .Call(`_dpglmnet_nmd_path_cpp`, x, y, settings)
+}
+

@@ -141,7 +141,8 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      intercept = TRUE, standardize = !is.null(x.bounds),
                      penalty.factor = rep(1, ncol(x)), lower.limits = -Inf,
                      upper.limits = Inf, epsilon = 1, delta = 1 / nrow(x)^2,
-                     solver = c("dpcd", "dpsgd"), passes = 10, clip = 1,
+                     solver = c("dpcd", "dpsgd", "dpfw", "nmd"), l1.radius = NULL,
+                     passes = 10, clip = 1,
                      step = 1, average = FALSE,
                      batch.size = max(10, round(sqrt(nrow(x)))),
                      selection = c("permutation", "random", "cyclic"),
@@ -156,7 +157,7 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
     intercept = intercept, standardize = standardize,
     penalty.factor = penalty.factor, lower.limits = lower.limits,
     upper.limits = upper.limits, epsilon = epsilon, delta = delta,
-    solver = solver, passes = passes, clip = clip, step = step,
+    solver = solver, l1.radius = l1.radius, passes = passes, clip = clip, step = step,
     average = average, batch.size = batch.size, selection = selection, smoothness = smoothness,
     smoothness.budget = smoothness.budget, standardize.budget = standardize.budget,
     x.bounds = x.bounds, y.bound = y.bound, rng = rng, trace.it = trace.it
@@ -170,7 +171,7 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
 check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                           lambda, intercept, standardize, penalty.factor,
                           lower.limits, upper.limits, epsilon, delta, solver,
-                          passes, clip, step, average, batch.size, selection,
+                          l1.radius = NULL, passes, clip, step, average, batch.size, selection,
                           smoothness, smoothness.budget, standardize.budget,
                           x.bounds, y.bound, rng, trace.it) {
   family <- dpglmnet_family(family)
@@ -233,7 +234,15 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     }
     y.bound <- check_numeric(y.bound, "y.bound", lower = 0, lower_open = TRUE)
   }
-  smoothness <- choose_smoothness(smoothness, p, epsilon, x.bounds, standardize)
+  l1 <- check_l1_arguments(solver, l1.radius, alpha, lambda, lower.limits,
+                           upper.limits, penalty.factor, nlambda)
+  nlambda <- l1$nlambda
+  # The l1-ball solvers use no smoothness constants: nothing to release.
+  smoothness <- if (solver %in% l1_solver_names) {
+    if (standardize) "standardized" else "uniform"
+  } else {
+    choose_smoothness(smoothness, p, epsilon, x.bounds, standardize)
+  }
   standardize.budget <- check_numeric(standardize.budget, "standardize.budget", 0, 1,
                                       lower_open = TRUE, upper_open = TRUE)
   rng <- check_choice(rng, c("seeded", "secure"), "rng")
@@ -254,7 +263,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     lambda.min.ratio = lambda.min.ratio, lambda = lambda,
     intercept = intercept, penalty.factor = penalty.factor,
     lower.limits = lower.limits, upper.limits = upper.limits,
-    epsilon = epsilon, delta = delta, solver = solver,
+    epsilon = epsilon, delta = delta, solver = solver, l1.radius = l1$l1.radius,
     passes = as.integer(passes), clip = clip, step = step, average = average,
     batch.size = as.integer(batch.size),
     selection = selection, smoothness = smoothness,
@@ -301,6 +310,7 @@ new_dpglmnet <- function(problem, path, call) {
     classnames = problem$classnames,
     intercept = problem$intercept,
     privacy = path$privacy,
-    settings = path$settings
+    settings = path$settings,
+    vertices = path$picks
   ), class = "dpglmnet")
 }

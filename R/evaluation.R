@@ -7,7 +7,9 @@
 #' glmnet's objective at each lambda of a fit: gaussian
 #' \eqn{(1/2n)\sum_i (y_i - b_0 - x_i'b)^2 + \lambda P(b)}, binomial
 #' \eqn{-(1/n)} log-likelihood \eqn{+ \lambda P(b)}, with the fit's `alpha`
-#' and penalty factors. The paper's relative error is
+#' and penalty factors; for the l1-ball solvers (`"dpfw"`, `"nmd"`), whose
+#' path runs over radii of the constraint, the data-fitting term alone. The
+#' paper's relative error is
 #' `(dpglmnet_objective(fit, x, y) - F_star) / F_star`.
 #'
 #' This reads `x` and `y` directly and is **not differentially private**: it
@@ -41,6 +43,8 @@ dpglmnet_objective <- function(object, x, y) {
   link <- as.matrix(x %*% object$beta)
   link <- sweep(link, 2L, object$a0, "+")
   data_fit <- colMeans(dpglmnet_family(object$family)$loss(link, response))
+  # l1-ball solvers: the constrained problem has no penalty term.
+  if (identical(object$settings$path_parameter, "radius")) return(as.numeric(data_fit))
   alpha <- object$settings$alpha
   pf <- object$settings$penalty.factor
   if (is.null(pf)) pf <- rep(1, object$dim[1L])

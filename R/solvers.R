@@ -10,6 +10,9 @@
 #   start_gradient(problem, setup, noise)  the released gradient at 0;
 #   path(problem, setup, noise, lambda)    list(beta = p x nlambda, a0);
 #   settings(problem, setup, noise)        what the fit reports about itself.
+# A solver with by_radius = TRUE (R/l1.R) follows a public increasing
+# sequence of l1 radii instead of lambdas: its `lambda` argument is the
+# radius sequence on the working scale, and nothing is released for the grid.
 # fit_private_path() lists every mechanism of the fit from public inputs
 # (standardization, smoothness, lambda_max, path), calibrates one noise
 # level for all of them, builds the ledger, then runs them in order and maps
@@ -18,12 +21,15 @@
 
 dpglmnet_solvers <- list(
   dpcd = function() dpcd_solver,
-  dpsgd = function() dpsgd_solver
+  dpsgd = function() dpsgd_solver,
+  dpfw = function() dpfw_solver,
+  nmd = function() nmd_solver
 )
 
 fit_private_path <- function(problem) {
   solver <- dpglmnet_solvers[[problem$solver]]()
-  release_lambda_max <- is.null(problem$lambda)
+  by_radius <- isTRUE(solver$by_radius)
+  release_lambda_max <- !by_radius && is.null(problem$lambda)
   solver_rows <- c(if (release_lambda_max) list(solver$start_release(problem)),
                    solver$releases(problem))
   path_releases <- sum(vapply(solver_rows, `[[`, numeric(1), "count"))
@@ -35,13 +41,15 @@ fit_private_path <- function(problem) {
   ledger <- new_privacy_ledger(mechanisms, z, problem$epsilon, problem$delta,
                                problem$rng)
   scaled <- standardize_problem(problem, z, path_releases)
+  if (by_radius && is.null(scaled$l1.radius)) scaled$l1.radius <- l1_radius_grid(scaled)
   setup <- solver$setup(scaled)
   noise <- solver$noise(scaled, setup, z)
-  lambda <- scaled$lambda
+  lambda <- if (by_radius) scaled$l1.radius else scaled$lambda
   if (release_lambda_max) {
     lambda <- lambda_grid(solver$start_gradient(scaled, setup, noise), scaled)
   }
-  path <- unstandardize_path(solver$path(scaled, setup, noise, lambda), lambda, scaled)
+  path <- unstandardize_path(solver$path(scaled, setup, noise, lambda), lambda, scaled,
+                             parameter = if (by_radius) "radius" else "lambda")
   settings <- c(
     list(solver = problem$solver, passes = problem$passes, step = problem$step,
          clip = problem$clip, alpha = problem$alpha, noise_multiplier = z,
@@ -50,10 +58,11 @@ fit_private_path <- function(problem) {
          standardization = scaled$standardization_result,
          penalty.factor = problem$penalty.factor,
          lower.limits = problem$lower.limits, upper.limits = problem$upper.limits,
-         x.bounds = problem$x.bounds, y.bound = problem$y.bound),
+         x.bounds = problem$x.bounds, y.bound = problem$y.bound,
+         path_parameter = if (by_radius) "radius" else "lambda"),
     solver$settings(scaled, setup, noise))
   list(beta = path$beta, a0 = path$a0, lambda = path$lambda, privacy = ledger,
-       settings = settings)
+       settings = settings, picks = path$picks)
 }
 
 # What the C++ entries need of every problem: the family, the intercept, the

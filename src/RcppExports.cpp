@@ -290,6 +290,32 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// dpfw_path_cpp
+List dpfw_path_cpp(SEXP x, NumericVector y, List settings);
+RcppExport SEXP _dpglmnet_dpfw_path_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(dpfw_path_cpp(x, y, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
+// nmd_path_cpp
+List nmd_path_cpp(SEXP x, NumericVector y, List settings);
+RcppExport SEXP _dpglmnet_nmd_path_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(nmd_path_cpp(x, y, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_gdp_epsilon_cpp", (DL_FUNC) &_dpglmnet_gdp_epsilon_cpp, 2},
@@ -314,6 +340,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_simd_isa_cpp", (DL_FUNC) &_dpglmnet_simd_isa_cpp, 0},
     {"_dpglmnet_dense_sweep_cpp", (DL_FUNC) &_dpglmnet_dense_sweep_cpp, 8},
     {"_dpglmnet_simd_exp_cpp", (DL_FUNC) &_dpglmnet_simd_exp_cpp, 1},
+    {"_dpglmnet_dpfw_path_cpp", (DL_FUNC) &_dpglmnet_dpfw_path_cpp, 3},
+    {"_dpglmnet_nmd_path_cpp", (DL_FUNC) &_dpglmnet_nmd_path_cpp, 3},
     {NULL, NULL, 0}
 };
 
