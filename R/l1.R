@@ -23,7 +23,7 @@ dpfw_solver <- list(
   start_release = function(problem) NULL,
   releases = function(problem) {
     steps <- problem$nlambda * problem$passes
-    list(
+    Filter(Negate(is.null), list(
       mechanism("DP-FW vertex choices: report-noisy-max over the 2p vertices +-R e_j",
                 "exponential", steps,
                 "2 R C / n (utilities <+-R e_j, coordinate-clipped gradient>)",
@@ -31,7 +31,7 @@ dpfw_solver <- list(
       if (problem$intercept) {
         mechanism("DP-FW intercept: clipped gradient", "gaussian", steps, "2 C / n",
                   calibrated = TRUE, factor = dpfw_intercept_factor)
-      })
+      }))
   },
   # Gumbel scale beta = z * Delta with Delta = 2 R C / n (frank_wolfe.h): the
   # core multiplies z 2C / n by each radius. Intercept noise sd 3z 2C / n.
@@ -40,7 +40,9 @@ dpfw_solver <- list(
       return(list(gumbel_multiplier = 0, intercept_noise_sd = 0))
     }
     list(gumbel_multiplier = z * 2 * setup$clip / problem$n,
-         intercept_noise_sd = dpfw_intercept_factor * z * 2 * setup$clip / problem$n)
+         intercept_noise_sd = if (problem$intercept) {
+           dpfw_intercept_factor * z * 2 * setup$clip / problem$n
+         } else 0)
   },
   path = function(problem, setup, noise, radius) {
     .dpfw_path_cpp(problem$x, problem$y, core_settings(
