@@ -45,6 +45,62 @@
 #' and, with enough `passes`, reaches glmnet's solution of the same
 #' objective.
 #'
+#' @section l1-ball solvers (private Frank-Wolfe, noisy mirror descent):
+#' `solver = "dpfw"` and `solver = "nmd"` solve the constrained LASSO
+#' \deqn{\min_{b_0, b} (1/n) \sum_i \ell(b_0 + x_i'b, y_i) \quad
+#' 	extrm{s.t.} \quad \|b\|_1 \le R}
+#' (with glmnet's losses) for an increasing sequence of public radii `R`
+#' (`l1.radius`), warm-starting each radius from the previous solution. Their
+#' error grows like \eqn{\log p} rather than polynomially in `p` (Talwar,
+#' Thakurta and Zhang 2015; Asi, Feldman, Koren and Talwar 2021), which suits
+#' sparse problems with many features. The fit keeps glmnet's shape with the
+#' **radius where glmnet has `lambda`**: `fit$lambda` holds the radii,
+#' `print()` labels them `Radius`, `coef()`/`predict()` read `s` as a radius
+#' (linear interpolation between fitted radii, clamped to the ends), and
+#' `plot(xvar = "lambda")` plots against the log radius. Only `alpha = 1`,
+#' equal `penalty.factor` and no box constraints are supported; `lambda`
+#' is refused (give `l1.radius`).
+#'
+#' `"dpfw"` (private Frank-Wolfe): each step (`passes` steps per radius,
+#' each a full pass over the records) computes the gradient with each
+#' record's terms \eqn{\ell'(\eta_i, y_i) x_{ij}} clipped to \[-`clip`,
+#' `clip`\], scores the \eqn{2p} vertices \eqn{\pm R e_j} by
+#' \eqn{-\langle \pm R e_j, g\rangle} and picks one by report-noisy-max with
+#' Gumbel noise (the exponential mechanism), then moves
+#' \eqn{b \leftarrow (1-\gamma_t) b + \gamma_t v} with \eqn{\gamma_t = 2/(t+2)}
+#' (\eqn{2/(t+3)} on later radii, which keeps part of the warm start).
+#' Replacing one record moves each clipped gradient coordinate by at most
+#' \eqn{2C/n}, so every score by at most \eqn{\Delta = 2RC/n}; the Gumbel
+#' scale is \eqn{z \Delta}, each selection is \eqn{(2/z)}-DP and
+#' \eqn{(2/z)^2/8}-zCDP, and the selections compose in Renyi DP. The
+#' intercept is an unconstrained coordinate moved by a gradient step on its
+#' clipped gradient (sensitivity \eqn{2C/n}) plus Gaussian noise with noise
+#' multiplier \eqn{3z} (a tenth of the budget). Cost per step: O(nnz(x)) for
+#' the gradient, O(p) for the noisy max.
+#'
+#' `"nmd"` (noisy mirror descent, Algorithm 1 of Asi et al. 2021): each step
+#' draws `batch.size` records without replacement (independently at each
+#' step), clips each record's gradient (features and intercept) to L2 norm
+#' `clip`, adds Gaussian noise of standard deviation \eqn{z \cdot 2}`clip`
+#' to the sum, and takes a mirror step with the p-norm map
+#' \eqn{\|b\|_q^2/2}, \eqn{q = 1 + 1/\log p}, projected (in Bregman
+#' divergence) on the l1 ball; step size `step` times
+#' \eqn{R / (e G \sqrt{T \log p})} (Theorem 3 of the paper with public
+#' \eqn{G^2 = C^2 + 2\sigma^2 \log 2p}, \eqn{\sigma} the noise standard
+#' deviation of the averaged gradient); the output is the average of the
+#' iterates. Accounted like DP-SGD (Renyi DP for sampling without
+#' replacement), `passes` epochs of `n / batch.size` steps per radius.
+#'
+#' Standardization: with `standardize = TRUE` the ball applies to the
+#' standardized coefficients, as glmnet's penalty does: the fit satisfies
+#' \eqn{\sum_j sd_j |b_j| \le R} with \eqn{sd_j} the (privately released)
+#' standard deviation of column `j`, in the units of `y`.
+#' `epsilon = Inf` runs the same algorithms with no noise and no clipping;
+#' they converge to the constrained optimum (Frank-Wolfe at rate
+#' \eqn{O(R^2 L / T)}, mirror descent at \eqn{O(1/\sqrt{T})}). The
+#' variance-reduced Frank-Wolfe of Asi et al. (Algorithm 3) is not
+#' implemented yet.
+#'
 #' @param x Input matrix, `n` rows (records) by `p` columns: a numeric matrix
 #'   or a sparse `Matrix` (converted to `dgCMatrix`).
 #' @param y Response. Gaussian: numeric. Binomial: a two-level factor (the
@@ -77,10 +133,22 @@
 #' @param epsilon Privacy budget, `> 0`; `Inf` for a non-private fit.
 #' @param delta Privacy parameter in (0, 1); the default is `1/n^2`.
 #' @param solver The private solver: `"dpcd"` (proximal DP coordinate
-#'   descent, default) or `"dpsgd"` (proximal DP-SGD, see Section DP-SGD).
+#'   descent, default), `"dpsgd"` (proximal DP-SGD, see Section DP-SGD), or
+#'   the l1-ball solvers `"dpfw"` (private Frank-Wolfe) and `"nmd"` (noisy
+#'   mirror descent), which follow a path of l1 radii instead of lambdas
+#'   (see Section l1-ball solvers).
+#' @param l1.radius For `"dpfw"` and `"nmd"`: a strictly increasing sequence
+#'   of public l1 radii (the path parameter, stored in `fit$lambda`). When
+#'   `NULL`, `nlambda` radii geometric from `lambda.min.ratio * sqrt(p)` to
+#'   `sqrt(p)` on the scale the solver works on (standardized when
+#'   `standardize = TRUE`): `sqrt(p)` is the l1 norm of a unit-l2 vector
+#'   spread over all features, the largest useful norm for a unit-variance
+#'   response on uncorrelated unit-variance features. Public, no privacy
+#'   cost. Refused for the other solvers.
 #' @param passes Passes over the data per lambda. DP-CD: a pass is one
-#'   update of every coordinate. DP-SGD: an epoch, `n / batch.size`
-#'   minibatch steps (rounded up).
+#'   update of every coordinate. DP-SGD and `"nmd"`: an epoch, `n /
+#'   batch.size` minibatch steps (rounded up). `"dpfw"`: one Frank-Wolfe
+#'   step (a full-batch gradient and one vertex choice) per pass, per radius.
 #' @param clip Overall clipping threshold `C > 0`. DP-CD: coordinate `j`
 #'   clips its per-record gradient terms to \eqn{\sqrt{M_j / tr M} C}.
 #'   DP-SGD: each record's gradient (features and intercept) is clipped to L2
@@ -122,11 +190,20 @@
 #'   (a `dgCMatrix`), `df`, `dim`, `lambda`, `nobs`, `call`, `family`,
 #'   `classnames` (binomial), plus `privacy` (the ledger, see
 #'   [print.dpglmnet_privacy]) and `settings` (solver settings and the
-#'   per-coordinate smoothness, step, clip and noise).
+#'   per-coordinate smoothness, step, clip and noise). For `"dpfw"`,
+#'   `vertices` holds the vertex chosen at each step (a steps by radii
+#'   integer matrix; `2j - 1` is \eqn{+R e_j}, `2j` is \eqn{-R e_j}): these
+#'   are the private selections themselves, so releasing them is free.
 #' @references
 #' Mangold, P., Bellet, A., Salmon, J. and Tommasi, M. (2022). Differentially
 #' private coordinate descent for composite empirical risk minimization.
 #' ICML.
+#'
+#' Talwar, K., Thakurta, A. and Zhang, L. (2015). Nearly optimal private
+#' LASSO. NeurIPS.
+#'
+#' Asi, H., Feldman, V., Koren, T. and Talwar, K. (2021). Private stochastic
+#' convex optimization: optimal rates in l1 geometry. ICML.
 #' @examples
 #' set.seed(1)
 #' n <- 1000; p <- 5
@@ -135,6 +212,10 @@
 #' fit <- dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 5)
 #' print(fit)
 #' coef(fit, s = 0.1)
+#' # Private Frank-Wolfe over l1 balls of radius 0.5, 1, 2
+#' fw <- dpglmnet(x, y, solver = "dpfw", l1.radius = c(0.5, 1, 2), passes = 50,
+#'                epsilon = 1, x.bounds = 4, y.bound = 5)
+#' coef(fw, s = 1)
 #' @export
 dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      nlambda = 10, lambda.min.ratio = 0.05, lambda = NULL,

@@ -59,6 +59,15 @@ struct FrankWolfeSettings {
   long long steps;           // Frank-Wolfe steps per radius
 };
 
+// clamp(v, -c, c) on values, written so that it compiles to minsd / maxsd:
+// std::min / std::max on references compiled to compares, branches and
+// stack round-trips in the gradient sweep (perf: 5x slower when clipping
+// was active).
+inline double clamp_symmetric(double v, double c, double minus_c) {
+  v = v < c ? v : c;
+  return v > minus_c ? v : minus_c;
+}
+
 template <class Design, class Loss>
 class DPFrankWolfe {
  public:
@@ -108,19 +117,19 @@ class DPFrankWolfe {
   // intercept's (1/n) sum_i clamp(d_i, -C, C).
   double compute_gradient() {
     const double b0 = intercept_ ? coef_[p_] : 0.0;
-    const double c = settings_.clip;
+    const double c = settings_.clip, minus_c = -settings_.clip;
     double g0 = 0.0;
     for (int i = 0; i < n_; ++i) {
       const double d = Loss::derivative(b0 + xb_[i], y_[i]);
       derivative_[i] = d;
-      g0 += std::min(std::max(d, -c), c);
+      g0 += clamp_symmetric(d, c, minus_c);
     }
     const double inv_n = 1.0 / n_;
     const double* d = derivative_.data();
     for (int j = 0; j < p_; ++j) {
       double s = 0.0;
       x_.for_each_in_column(j, [&](int i, double v) {
-        s += std::min(std::max(d[i] * v, -c), c);
+        s += clamp_symmetric(d[i] * v, c, minus_c);
       });
       gradient_[j] = s * inv_n;
     }
