@@ -181,10 +181,18 @@
 #'   column. `x` is clamped to them (a per-record map, free for privacy).
 #' @param y.bound Public bound on \eqn{|y_i|} (gaussian): `y` is clamped to it.
 #' @param rng Noise source: `"seeded"` (default) draws from a fast generator
-#'   seeded from R's RNG, so `set.seed()` reproduces a fit; `"secure"` draws
-#'   from the operating system's cryptographically secure generator, for
-#'   releases where someone who could learn or guess the seed must not be
-#'   able to subtract the noise.
+#'   (xoshiro256++) seeded from R's RNG, so `set.seed()` reproduces a fit.
+#'   The price: anyone who can learn or guess R's seed (a published script,
+#'   a default seed, a session they can inspect) can regenerate the noise and
+#'   subtract it, which voids the privacy guarantee. `"secure"` draws the noise
+#'   from the ChaCha20 stream cipher (RFC 8439) keyed with 256 bits from the
+#'   operating system's cryptographically secure generator (`getrandom()` or
+#'   `/dev/urandom`; `BCryptGenRandom` on Windows), freshly for every fit:
+#'   the noise cannot be reproduced, by anyone, including you. Use it for
+#'   releases that must stay private when the seed is known. It costs
+#'   little (see `inst/bench/rng.R`). If the operating system's generator
+#'   fails, the fit stops with an error; it never falls back to the seeded
+#'   generator.
 #' @param trace.it If `> 0`, print progress after each lambda.
 #' @return An object of class `"dpglmnet"`: glmnet's fields `a0`, `beta`
 #'   (a `dgCMatrix`), `df`, `dim`, `lambda`, `nobs`, `call`, `family`,
@@ -298,6 +306,11 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   passes <- check_numeric(passes, "passes", lower = 1, integer = TRUE)
   clip <- check_numeric(clip, "clip", lower = 0, lower_open = TRUE)
   step <- check_numeric(step, "step", lower = 0, lower_open = TRUE)
+  if (step > 2) {
+    dpglmnet_warn(sprintf(paste(
+      "`step` = %g is above 2: a coordinate step of step / M_j (DP-CD) or",
+      "step / tr M (DP-SGD) beyond 2 / curvature can diverge."), step))
+  }
   check_flag(average, "average")
   batch.size <- check_numeric(batch.size, "batch.size", lower = 1, upper = n,
                               integer = TRUE)

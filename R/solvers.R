@@ -48,7 +48,10 @@ fit_private_path <- function(problem) {
   if (release_lambda_max) {
     lambda <- lambda_grid(solver$start_gradient(scaled, setup, noise), scaled)
   }
-  path <- unstandardize_path(solver$path(scaled, setup, noise, lambda), lambda, scaled,
+  fitted <- solver$path(scaled, setup, noise, lambda)
+  settings_scaled <- solver$settings(scaled, setup, noise)
+  diagnose_path(fitted, lambda, scaled, settings_scaled)
+  path <- unstandardize_path(fitted, lambda, scaled,
                              parameter = if (by_radius) "radius" else "lambda")
   settings <- c(
     list(solver = problem$solver, passes = problem$passes, step = problem$step,
@@ -60,9 +63,51 @@ fit_private_path <- function(problem) {
          lower.limits = problem$lower.limits, upper.limits = problem$upper.limits,
          x.bounds = problem$x.bounds, y.bound = problem$y.bound,
          path_parameter = if (by_radius) "radius" else "lambda"),
-    solver$settings(scaled, setup, noise))
+    settings_scaled)
   list(beta = path$beta, a0 = path$a0, lambda = path$lambda, privacy = ledger,
        settings = settings, picks = path$picks)
+}
+
+# Says when the answer is noise, diverged, or (epsilon = Inf) has not
+# converged, from released or public quantities only: the released path,
+# the noise the solver adds to each coefficient update (public given the
+# calibration and the released smoothness), and, for epsilon = Inf fits only
+# (nothing to protect), the coefficient change in the last pass.
+diagnose_path <- function(fitted, lambda, problem, settings) {
+  beta <- fitted$beta
+  if (!all(is.finite(beta)) || !all(is.finite(fitted$a0))) {
+    dpglmnet_warn(paste(
+      "the path diverged (non-finite coefficients): use a smaller `step`",
+      "(steps above 2 can diverge)."))
+    return(invisible())
+  }
+  standardized <- !is.null(problem$standardization_result)
+  if (standardized && max(abs(beta)) > 1e3) {
+    dpglmnet_warn(sprintf(paste(
+      "coefficients on the standardized scale reach %.3g: the iterates have",
+      "probably diverged; use a smaller `step`."), max(abs(beta))))
+  }
+  if (!is.finite(problem$epsilon)) {
+    scale <- pmax(apply(abs(beta), 2L, max), abs(fitted$a0), 1e-8)
+    relative <- fitted$last_pass_change / scale
+    worst <- which.max(relative)
+    if (length(worst) && relative[worst] > 1e-4) {
+      dpglmnet_warn(sprintf(paste(
+        "epsilon = Inf: the path has not converged in %d passes (the last pass",
+        "still moved a coefficient by %.2g of its scale at lambda %.4g);",
+        "increase `passes`."), problem$passes, relative[worst], lambda[worst]))
+    }
+    return(invisible())
+  }
+  noise <- settings$coefficient_noise
+  if (standardized && length(noise) && stats::median(noise) > 0.25) {
+    dpglmnet_warn(sprintf(paste(
+      "the noise may swamp the signal: each update adds noise of sd %.2g to",
+      "a coefficient on the standardized scale (where coefficients are of",
+      "order 1 or less). Increase `epsilon` or the number of records, or use",
+      "fewer `passes` or lambdas (`nlambda`)."), stats::median(noise)))
+  }
+  invisible()
 }
 
 # What the C++ entries need of every problem: the family, the intercept, the

@@ -240,17 +240,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// sha256_file_cpp
-std::string sha256_file_cpp(std::string path);
-RcppExport SEXP _dpglmnet_sha256_file_cpp(SEXP pathSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< std::string >::type path(pathSEXP);
-    rcpp_result_gen = Rcpp::wrap(sha256_file_cpp(path));
-    return rcpp_result_gen;
-END_RCPP
-}
 // simd_isa_cpp
 CharacterVector simd_isa_cpp();
 RcppExport SEXP _dpglmnet_simd_isa_cpp() {
@@ -287,6 +276,56 @@ BEGIN_RCPP
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
     rcpp_result_gen = Rcpp::wrap(simd_exp_cpp(x));
+    return rcpp_result_gen;
+END_RCPP
+}
+// chacha20_block_cpp
+RawVector chacha20_block_cpp(RawVector key, RawVector nonce, double counter);
+RcppExport SEXP _dpglmnet_chacha20_block_cpp(SEXP keySEXP, SEXP nonceSEXP, SEXP counterSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< RawVector >::type key(keySEXP);
+    Rcpp::traits::input_parameter< RawVector >::type nonce(nonceSEXP);
+    Rcpp::traits::input_parameter< double >::type counter(counterSEXP);
+    rcpp_result_gen = Rcpp::wrap(chacha20_block_cpp(key, nonce, counter));
+    return rcpp_result_gen;
+END_RCPP
+}
+// chacha20_paths_cpp
+CharacterVector chacha20_paths_cpp();
+RcppExport SEXP _dpglmnet_chacha20_paths_cpp() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(chacha20_paths_cpp());
+    return rcpp_result_gen;
+END_RCPP
+}
+// chacha20_stream_cpp
+RawVector chacha20_stream_cpp(RawVector key, RawVector nonce, double first_block, int words, std::string path);
+RcppExport SEXP _dpglmnet_chacha20_stream_cpp(SEXP keySEXP, SEXP nonceSEXP, SEXP first_blockSEXP, SEXP wordsSEXP, SEXP pathSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< RawVector >::type key(keySEXP);
+    Rcpp::traits::input_parameter< RawVector >::type nonce(nonceSEXP);
+    Rcpp::traits::input_parameter< double >::type first_block(first_blockSEXP);
+    Rcpp::traits::input_parameter< int >::type words(wordsSEXP);
+    Rcpp::traits::input_parameter< std::string >::type path(pathSEXP);
+    rcpp_result_gen = Rcpp::wrap(chacha20_stream_cpp(key, nonce, first_block, words, path));
+    return rcpp_result_gen;
+END_RCPP
+}
+// os_random_bytes_cpp
+RawVector os_random_bytes_cpp(int size, std::string device);
+RcppExport SEXP _dpglmnet_os_random_bytes_cpp(SEXP sizeSEXP, SEXP deviceSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type size(sizeSEXP);
+    Rcpp::traits::input_parameter< std::string >::type device(deviceSEXP);
+    rcpp_result_gen = Rcpp::wrap(os_random_bytes_cpp(size, device));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -336,10 +375,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_report_noisy_max_cpp", (DL_FUNC) &_dpglmnet_report_noisy_max_cpp, 2},
     {"_dpglmnet_nonfinite_kind_cpp", (DL_FUNC) &_dpglmnet_nonfinite_kind_cpp, 1},
     {"_dpglmnet_minibatches_cpp", (DL_FUNC) &_dpglmnet_minibatches_cpp, 4},
-    {"_dpglmnet_sha256_file_cpp", (DL_FUNC) &_dpglmnet_sha256_file_cpp, 1},
     {"_dpglmnet_simd_isa_cpp", (DL_FUNC) &_dpglmnet_simd_isa_cpp, 0},
     {"_dpglmnet_dense_sweep_cpp", (DL_FUNC) &_dpglmnet_dense_sweep_cpp, 8},
     {"_dpglmnet_simd_exp_cpp", (DL_FUNC) &_dpglmnet_simd_exp_cpp, 1},
+    {"_dpglmnet_chacha20_block_cpp", (DL_FUNC) &_dpglmnet_chacha20_block_cpp, 3},
+    {"_dpglmnet_chacha20_paths_cpp", (DL_FUNC) &_dpglmnet_chacha20_paths_cpp, 0},
+    {"_dpglmnet_chacha20_stream_cpp", (DL_FUNC) &_dpglmnet_chacha20_stream_cpp, 5},
+    {"_dpglmnet_os_random_bytes_cpp", (DL_FUNC) &_dpglmnet_os_random_bytes_cpp, 2},
     {"_dpglmnet_dpfw_path_cpp", (DL_FUNC) &_dpglmnet_dpfw_path_cpp, 3},
     {"_dpglmnet_nmd_path_cpp", (DL_FUNC) &_dpglmnet_nmd_path_cpp, 3},
     {NULL, NULL, 0}

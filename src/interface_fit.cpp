@@ -41,7 +41,8 @@ List fit_path_to_list(Solver& solver, int p, const List& s) {
       solver, p, lambdas, penalty, progress(integer(s, "trace"), lambdas.size()));
   NumericMatrix beta(p, static_cast<int>(lambdas.size()));
   std::copy(path.beta.begin(), path.beta.end(), beta.begin());
-  return List::create(Named("beta") = beta, Named("a0") = path.intercept);
+  return List::create(Named("beta") = beta, Named("a0") = path.intercept,
+                      Named("last_pass_change") = path.last_pass_change);
 }
 
 dpglmnet::CoordinateSettings coordinate_settings(const List& s) {

@@ -23,6 +23,8 @@
 #   Rscript inst/bench/l1.R            # p up to 10^4 (a few minutes, 1 core)
 #   DPGLMNET_BENCH_LARGE=1 Rscript inst/bench/l1.R   # adds p = 10^5
 suppressPackageStartupMessages(library(dpglmnet))
+# simulate_sparse_lasso(), paper_problem(): the paper tools (not private).
+source(system.file("paper", "load.R", package = "dpglmnet"))
 options(width = 200)
 seeds <- 2:4
 
