@@ -155,8 +155,11 @@
 #'   norm `C`.
 #' @param step Step size parameter. DP-CD: coordinate `j` moves with step
 #'   `step / M_j`. DP-SGD: every coordinate moves with `step / beta`, where
-#'   `beta = tr M` bounds the smoothness of the loss.
-#' @param batch.size DP-SGD: records per minibatch, drawn uniformly without
+#'   `beta = tr M` bounds the smoothness of the loss. `"nmd"`: a multiplier
+#'   of the mirror step \eqn{R / (e G \sqrt{T \log p})} (any positive value;
+#'   the step is Lipschitz-based, not smoothness-based). `"dpfw"`: unused
+#'   (steps \eqn{2/(t+2)}).
+#' @param batch.size DP-SGD and `"nmd"`: records per minibatch, drawn uniformly without
 #'   replacement, independently at each step. Ignored by DP-CD.
 #' @param average Periodic averaging (Algorithm 1's outer loop): each pass is
 #'   an outer iteration that ends at the average of its inner iterates.
@@ -306,7 +309,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   passes <- check_numeric(passes, "passes", lower = 1, integer = TRUE)
   clip <- check_numeric(clip, "clip", lower = 0, lower_open = TRUE)
   step <- check_numeric(step, "step", lower = 0, lower_open = TRUE)
-  if (step > 2) {
+  # The l1-ball solvers' `step` multiplies a theory step (nmd) or is unused
+  # (dpfw): no divergence threshold applies.
+  if (step > 2 && !solver %in% l1_solver_names) {
     dpglmnet_warn(sprintf(paste(
       "`step` = %g is above 2: a coordinate step of step / M_j (DP-CD) or",
       "step / tr M (DP-SGD) beyond 2 / curvature can diverge."), step))

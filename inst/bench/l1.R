@@ -4,8 +4,9 @@
 #     n = p = 1000, 10 active coefficients +-1, Gaussian noise, lambda =
 #     noise sqrt(2 log p / n)), epsilon = 10 and 1;
 #  2. a sweep over p at n = 10^4 with sparse x (2% non-zeros, N(0, 1)
-#     values; 10 active coefficients +-1, noise sd 0.25; lambda: the largest
-#     of glmnet's path with 10 non-zeros), epsilon = 1.
+#     values; 10 active coefficients +-1, noise sd 0.25; lambda the universal
+#     penalty sigma sqrt(density) sqrt(2 log p / n), the Sparse LASSO's rule
+#     for columns of mean square `density`), epsilon = 1.
 # Metrics: relative error (F(b) - F*) / F* of the LASSO objective F at
 # lambda (F* from glmnet), and support recovery: true positives among the 10
 # largest |b_j|. The l1 solvers run at radius R* = ||b*||_1 of glmnet's
@@ -116,8 +117,7 @@ for (p in ps) {
   beta <- numeric(p)
   beta[sample.int(p, 10)] <- sample(c(-1, 1), 10, replace = TRUE)
   y <- as.numeric(x %*% beta) + stats::rnorm(n, 0, 0.25)
-  path <- glmnet::glmnet(x, y, intercept = FALSE, standardize = FALSE, nlambda = 100)
-  lambda <- path$lambda[which(path$df >= 10)[1]]
+  lambda <- 0.25 * sqrt(density) * sqrt(2 * log(p) / n)
   # DP-CD's coordinate smoothness: E x_ij^2 = density, a public design
   # constant of the simulation.
   problem <- reference(x, y, beta, lambda, rep(density, p))
