@@ -65,6 +65,10 @@
     .Call(`_dpglmnet_report_noisy_max_cpp`, utility, settings)
 }
 
+.column_quantiles_cpp <- function(x, settings) {
+    .Call(`_dpglmnet_column_quantiles_cpp`, x, settings)
+}
+
 .nonfinite_kind_cpp <- function(values) {
     .Call(`_dpglmnet_nonfinite_kind_cpp`, values)
 }

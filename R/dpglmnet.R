@@ -107,12 +107,20 @@
 #'   second level is modelled), a logical, or a 0/1 numeric vector.
 #' @param family `"gaussian"` or `"binomial"`.
 #' @param alpha Elastic-net mixing in \[0, 1\]: 1 is the LASSO, 0 ridge.
-#' @param nlambda Number of lambda values when `lambda` is not given.
-#' @param lambda.min.ratio Smallest lambda as a fraction of `lambda_max`.
+#' @param nlambda Number of lambda values when `lambda` is not given. Default
+#'   (`NULL`): 10, or, for a private standardized DP-CD fit, as many as the
+#'   budget affords (see `passes`); when it affords fewer than 3, a single
+#'   lambda of \eqn{1/\sqrt{n}} on the standardized scale.
+#' @param lambda.min.ratio Smallest lambda as a fraction of `lambda_max`
+#'   (0.01: measured better than 0.05 and as good as 0.001 on the paper's
+#'   data).
 #' @param lambda Optional decreasing sequence of lambda values (public). When
-#'   `NULL`, `lambda_max` is released privately as the largest noisy clipped
-#'   coordinate gradient at zero (charged to the budget) and the grid is
-#'   geometric down to `lambda.min.ratio * lambda_max`.
+#'   `NULL` the grid is geometric from `lambda_max` down to
+#'   `lambda.min.ratio * lambda_max`. After standardization `lambda_max` is
+#'   public: a gradient coordinate of a standardized problem at zero is at
+#'   most 1 (gaussian, y standardized) or 1/2 (binomial); otherwise it is
+#'   released privately as the largest noisy clipped coordinate gradient at
+#'   zero (charged to the budget).
 #' @param intercept Fit an intercept, as one more unpenalized coordinate with
 #'   a constant feature (no private mean is needed).
 #' @param standardize Standardize the columns of `x` (and a gaussian `y`
@@ -149,7 +157,18 @@
 #'   update of every coordinate. DP-SGD and `"nmd"`: an epoch, `n /
 #'   batch.size` minibatch steps (rounded up). `"dpfw"`: one Frank-Wolfe
 #'   step (a full-batch gradient and one vertex choice) per pass, per radius.
-#' @param clip Overall clipping threshold `C > 0`. DP-CD: coordinate `j`
+#'   Default (`NULL`): 10, or, for a private
+#'   standardized DP-CD fit, chosen with `nlambda` from public inputs so that
+#'   the noise of one coordinate step, \eqn{2 C_j \sqrt{R} / (\mu n)} for R
+#'   releases, stays at or below 0.05 on the standardized scale: at most 10
+#'   lambdas and 10 passes, fewer when n or epsilon is small (measured on the
+#'   paper's data and generated data of other shapes, `inst/bench/defaults.R`).
+#' @param clip Overall clipping threshold `C > 0`; default
+#'   \eqn{\sqrt{p + 1}} (with an intercept), so 1 per coordinate on the
+#'   standardized scale, where per-record gradient terms are of order 1
+#'   (measured as good as private clipping schemes, and as 0.5 or 2, after
+#'   private standardization); 1 for `"dpfw"`, which clips each gradient
+#'   term coordinate-wise. DP-CD: coordinate `j`
 #'   clips its per-record gradient terms to \eqn{\sqrt{M_j / tr M} C}.
 #'   DP-SGD: each record's gradient (features and intercept) is clipped to L2
 #'   norm `C`.
@@ -229,17 +248,17 @@
 #' coef(fw, s = 1)
 #' @export
 dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
-                     nlambda = 10, lambda.min.ratio = 0.05, lambda = NULL,
+                     nlambda = NULL, lambda.min.ratio = 0.01, lambda = NULL,
                      intercept = TRUE, standardize = !is.null(x.bounds),
                      penalty.factor = rep(1, ncol(x)), lower.limits = -Inf,
                      upper.limits = Inf, epsilon = 1, delta = 1 / nrow(x)^2,
                      solver = c("dpcd", "dpsgd", "dpfw", "nmd"), l1.radius = NULL,
-                     passes = 10, clip = 1,
+                     passes = NULL, clip = NULL,
                      step = 1, average = FALSE,
                      batch.size = max(10, round(sqrt(nrow(x)))),
                      selection = c("permutation", "random", "cyclic"),
                      smoothness = NULL, smoothness.budget = 0.1,
-                     standardize.budget = 0.1,
+                     standardize.budget = 0.3,
                      x.bounds = NULL, y.bound = NULL,
                      rng = c("seeded", "secure"), trace.it = 0) {
   call <- match.call()
@@ -276,7 +295,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                            finite = FALSE)
   delta <- check_numeric(delta, "delta", 0, 1, lower_open = TRUE, upper_open = TRUE)
   if (is.null(lambda)) {
-    nlambda <- check_numeric(nlambda, "nlambda", lower = 1, integer = TRUE)
+    if (!is.null(nlambda)) nlambda <- check_numeric(nlambda, "nlambda", lower = 1,
+                                                    integer = TRUE)
     lambda.min.ratio <- check_numeric(lambda.min.ratio, "lambda.min.ratio", 0, 1,
                                       lower_open = TRUE, upper_open = TRUE)
   } else {
@@ -306,8 +326,13 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   upper.limits <- recycle_columns(check_numeric(
     upper.limits, "upper.limits", lower = 0, length = c(1L, p), finite = FALSE), p)
   solver <- check_choice(solver, names(dpglmnet_solvers), "solver")
-  passes <- check_numeric(passes, "passes", lower = 1, integer = TRUE)
-  clip <- check_numeric(clip, "clip", lower = 0, lower_open = TRUE)
+  if (!is.null(passes)) passes <- check_numeric(passes, "passes", lower = 1, integer = TRUE)
+  # Default: 1 per coordinate (C_j = sqrt(M_j / tr M) clip = 1 when the M_j
+  # are equal, as after standardization), the same scale for DP-SGD's L2
+  # clip of a record's gradient over p + intercept coordinates.
+  # dpfw clips coordinate-wise: 1 per coordinate directly.
+  clip <- if (is.null(clip)) (if (solver == "dpfw") 1 else sqrt(p + intercept)) else
+    check_numeric(clip, "clip", lower = 0, lower_open = TRUE)
   step <- check_numeric(step, "step", lower = 0, lower_open = TRUE)
   # The l1-ball solvers' `step` multiplies a theory step (nmd) or is unused
   # (dpfw): no divergence threshold applies.
@@ -346,30 +371,72 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                                       lower_open = TRUE, upper_open = TRUE)
   rng <- check_choice(rng, c("seeded", "secure"), "rng")
   trace.it <- check_numeric(trace.it, "trace.it", lower = 0)
+  schedule <- choose_schedule(nlambda, passes, lambda, solver, epsilon, delta, n, p,
+                              intercept, clip, standardize, standardize.budget)
 
   list(
     # x is read through the transform (clamped to x.bounds) by the core,
     # without a copy.
     x = clamp_columns(x, x.bounds), y = clamp_response(response$y, y.bound),
-    transform = list(bound = x.bounds, center = NULL, scale = NULL),
+    transform = list(lower = if (!is.null(x.bounds)) -x.bounds, upper = x.bounds,
+                     center = NULL, scale = NULL),
     value_bounds = x.bounds,
     standardization = standardization_plan(standardize, intercept, family$name, y.bound,
-                                           inherits(x, "dgCMatrix"), p),
+                                           inherits(x, "dgCMatrix"), p, epsilon),
     standardize.budget = standardize.budget,
     n = n, p = p, family = family$name, family_object = family,
     classnames = response$classnames, curvature = family$curvature,
-    alpha = alpha, nlambda = as.integer(nlambda),
+    alpha = alpha, nlambda = as.integer(schedule$nlambda),
+    single_lambda = schedule$single_lambda,
     lambda.min.ratio = lambda.min.ratio, lambda = lambda,
     intercept = intercept, penalty.factor = penalty.factor,
     lower.limits = lower.limits, upper.limits = upper.limits,
     epsilon = epsilon, delta = delta, solver = solver, l1.radius = l1$l1.radius,
-    passes = as.integer(passes), clip = clip, step = step, average = average,
+    passes = as.integer(schedule$passes), clip = clip, step = step, average = average,
     batch.size = as.integer(batch.size),
     selection = selection, smoothness = smoothness,
     smoothness.budget = smoothness.budget, x.bounds = x.bounds,
     y.bound = y.bound, rng = rng, trace.it = as.integer(trace.it),
     variable_names = if (is.null(colnames(x))) paste0("V", seq_len(p)) else colnames(x)
   )
+}
+
+# The number of lambdas and passes when not given. For a private, standardized
+# DP-CD fit: as many releases R as keep the noise of one coordinate step,
+# 2 C_j sqrt(R) / (mu_path n), at most 0.05 on the standardized scale
+# (mu_path: the GDP of the path's share of the budget), spread as k = R /
+# (p + 1) lambda x passes with nlambda = min(10, sqrt(k / 2)) and passes =
+# min(10, k / nlambda); with fewer than 3 lambdas, a single lambda of
+# 1 / sqrt(n) on the standardized scale. Measured on California,
+# Electricity and generated data of other shapes (inst/bench/defaults.R):
+# 10 x 10 on the real data, fewer where n is small. Otherwise 10 and 10.
+choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, p,
+                            intercept, clip, standardize, standardize.budget) {
+  fixed <- list(nlambda = if (!is.null(lambda)) length(lambda) else
+                  if (is.null(nlambda)) 10L else nlambda,
+                passes = if (is.null(passes)) 10L else passes, single_lambda = FALSE)
+  automatic <- (is.null(nlambda) && is.null(lambda)) || is.null(passes)
+  if (!automatic || solver != "dpcd" || !is.finite(epsilon) || !standardize) {
+    return(fixed)
+  }
+  coordinates <- p + intercept
+  mu_path <- .gdp_mu_cpp(epsilon, delta) * sqrt(1 - standardize.budget)
+  per_coordinate_clip <- clip / sqrt(coordinates)
+  releases <- (0.05 * mu_path * n / (2 * per_coordinate_clip))^2
+  k <- max(1, floor(releases / coordinates))
+  if (!is.null(lambda) || !is.null(nlambda)) {
+    return(list(nlambda = fixed$nlambda, single_lambda = FALSE,
+                passes = if (is.null(passes)) max(1L, min(10L, floor(k / fixed$nlambda)))
+                         else passes))
+  }
+  chosen <- max(1, min(10, floor(sqrt(k / 2))))
+  if (chosen < 3) {
+    return(list(nlambda = 1L, single_lambda = TRUE,
+                passes = if (is.null(passes)) max(1L, min(10L, k)) else passes))
+  }
+  list(nlambda = as.integer(chosen), single_lambda = FALSE,
+       passes = if (is.null(passes)) as.integer(max(1, min(10, floor(k / chosen))))
+                else passes)
 }
 
 # Clamping each record to public bounds is a per-record map: free for privacy.

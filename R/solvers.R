@@ -29,7 +29,8 @@ dpglmnet_solvers <- list(
 fit_private_path <- function(problem) {
   solver <- dpglmnet_solvers[[problem$solver]]()
   by_radius <- isTRUE(solver$by_radius)
-  release_lambda_max <- !by_radius && is.null(problem$lambda)
+  public_max <- if (by_radius) NULL else public_lambda_max(problem)
+  release_lambda_max <- !by_radius && is.null(problem$lambda) && is.null(public_max)
   solver_rows <- c(if (release_lambda_max) list(solver$start_release(problem)),
                    solver$releases(problem))
   path_releases <- sum(vapply(solver_rows, `[[`, numeric(1), "count"))
@@ -45,8 +46,14 @@ fit_private_path <- function(problem) {
   setup <- solver$setup(scaled)
   noise <- solver$noise(scaled, setup, z)
   lambda <- if (by_radius) scaled$l1.radius else scaled$lambda
-  if (release_lambda_max) {
+  if (by_radius) {
+    # the public radii: nothing to release
+  } else if (isTRUE(problem$single_lambda)) {
+    lambda <- 1 / sqrt(problem$n)  # on the standardized scale
+  } else if (release_lambda_max) {
     lambda <- lambda_grid(solver$start_gradient(scaled, setup, noise), scaled)
+  } else if (is.null(lambda)) {
+    lambda <- lambda_grid(rep(public_max, problem$p), scaled)
   }
   fitted <- solver$path(scaled, setup, noise, lambda)
   settings_scaled <- solver$settings(scaled, setup, noise)
@@ -56,7 +63,10 @@ fit_private_path <- function(problem) {
   settings <- c(
     list(solver = problem$solver, passes = problem$passes, step = problem$step,
          clip = problem$clip, alpha = problem$alpha, noise_multiplier = z,
-         lambda_max = if (release_lambda_max) path$lambda[1L],
+         lambda_max = if (is.null(problem$lambda)) path$lambda[1L],
+         lambda_max_source = if (is.null(problem$lambda)) {
+           if (release_lambda_max) "private" else "public bound (standardized)"
+         },
          standardize = !is.null(problem$standardization),
          standardization = scaled$standardization_result,
          penalty.factor = problem$penalty.factor,
@@ -66,6 +76,18 @@ fit_private_path <- function(problem) {
     settings_scaled)
   list(beta = path$beta, a0 = path$a0, lambda = path$lambda, privacy = ledger,
        settings = settings, picks = path$picks)
+}
+
+# A public bound on every gradient coordinate at zero of the standardized
+# problem, so that lambda_max needs no release: |(1/n) sum_i x~_ij y~_i| <= 1
+# for standardized x and y (Cauchy-Schwarz), and |(1/n) sum_i x~_ij
+# (1/2 - y_i)| <= 1/2 for binomial. NULL when there is none.
+public_lambda_max <- function(problem) {
+  plan <- problem$standardization
+  if (is.null(plan) || !is.null(problem$lambda)) return(NULL)
+  if (problem$family == "binomial") return(0.5)
+  if (plan$scale_y) return(1)
+  NULL
 }
 
 # Says when the answer is noise, diverged, or (epsilon = Inf) has not

@@ -29,7 +29,7 @@ s <- fit_call("seeded")$settings
 solver_call <- function(rng) {
   dpglmnet:::.dpsgd_path_cpp(x, y, list(
     family = "gaussian", intercept = TRUE,
-    transform = list(bound = NULL, center = NULL, scale = NULL), lambda = 0.01,
+    transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL), lambda = 0.01,
     alpha = 1, penalty_factor = rep(1, p), lower_limits = rep(-Inf, p),
     upper_limits = rep(Inf, p), step_size = s$step_size, clip = 1,
     noise_sd = s$noise_sd, batch_size = 10L, steps = s$steps_per_lambda,

@@ -19,7 +19,7 @@ if (is.na(repeats)) repeats <- 7L
 # for timing the solver alone: no intercept, no bounds, a fixed seed.
 core_settings <- function(family, lambda, alpha, p, ...) {
   c(list(family = family, intercept = FALSE,
-         transform = list(bound = NULL, center = NULL, scale = NULL),
+         transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
          lambda = lambda, alpha = alpha, penalty_factor = rep(1, p),
          lower_limits = rep(-Inf, p), upper_limits = rep(Inf, p),
          seed = c(1, 2), secure = FALSE, trace = 0L), list(...))

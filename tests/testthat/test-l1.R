@@ -23,7 +23,8 @@ unit_gaussian <- function(n, p) {
 core_applies_transform <- function() {
   x <- matrix(c(1, -1, 2, 0), 4, 1)
   read <- function(scale) dpglmnet:::.exact_smoothness_cpp(x, list(
-    transform = list(bound = NULL, center = NULL, scale = scale), curvature = 1))
+    transform = list(lower = NULL, upper = NULL, center = NULL, scale = scale),
+    curvature = 1))
   isTRUE(all.equal(read(2), 4 * read(1)))
 }
 

@@ -11,7 +11,7 @@ raw_draws <- function(count, seed, secure = FALSE) {
                             dims = c(1L, count))
   dpglmnet:::.dpsgd_start_gradient_cpp(x, 0, list(
     family = "gaussian", intercept = FALSE,
-    transform = list(bound = NULL, center = NULL, scale = NULL), clip = 1,
+    transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL), clip = 1,
     noise_sd = 1, seed = c(seed, 1), secure = secure))
 }
 
@@ -130,7 +130,7 @@ test_that("Laplace draws have the Laplace law, from either source", {
   inner <- function(q) (laplace_cdf(q) - laplace_cdf(-0.35)) / (1 - 2 * laplace_cdf(-0.35))
   for (secure in c(FALSE, TRUE)) {
     out <- dpglmnet:::.private_smoothness_cpp(x, list(
-      transform = list(bound = NULL, center = NULL, scale = NULL), curvature = 1,
+      transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL), curvature = 1,
       value_bound = rep(1, p), epsilon = p / scale, seed = c(11, 3), secure = secure))
     expect_equal(out$laplace_scale, rep(scale, p))
     l <- out$smoothness - 0.5
