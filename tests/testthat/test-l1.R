@@ -70,7 +70,7 @@ test_that("dpfw ledger: exponential selections and intercept compose in RDP as b
 test_that("nmd ledger: subsampled Gaussian without replacement, as DP-SGD's", {
   d <- simulate_gaussian(n = 400, p = 6)
   fit <- dpglmnet(d$x, d$y, solver = "nmd", l1.radius = c(1, 2), passes = 3,
-                  batch.size = 40, epsilon = 2, delta = 1e-5)
+                  batch.size = 40, epsilon = 2, delta = 1e-5, clip = 1)
   ledger <- fit$privacy
   z <- ledger$noise_level
   steps <- 2 * ceiling(3 * 400 / 40)
@@ -82,6 +82,10 @@ test_that("nmd ledger: subsampled Gaussian without replacement, as DP-SGD's", {
   expect_lte(ledger$epsilon, 2)
   expect_gt(ledger$epsilon, 2 - 1e-6)
   expect_match(ledger$sampling, "without replacement")
+  # Default clips: sqrt(p + 1) for nmd (L2, as DP-SGD), 1 for dpfw (per coordinate).
+  expect_equal(dpglmnet(d$x, d$y, solver = "nmd", l1.radius = 1, passes = 1)$settings$clip,
+               sqrt(7))
+  expect_equal(dpglmnet(d$x, d$y, solver = "dpfw", l1.radius = 1, passes = 1)$settings$clip, 1)
 })
 
 test_that("dpfw vertex picks follow the exponential mechanism at the calibrated scale", {
@@ -205,9 +209,10 @@ test_that("the path object: radius in lambda, print, coef/predict interpolate on
   pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_silent(plot(fit))
-  # The default grid: nlambda radii, geometric up to sqrt(p) (unstandardized).
+  # The default grid: nlambda radii, geometric from lambda.min.ratio (0.01)
+  # sqrt(p) up to sqrt(p) (unstandardized).
   default <- dpglmnet(d$x, d$y, solver = "nmd", epsilon = 1, passes = 1, nlambda = 4)
-  expect_equal(default$lambda, sqrt(5) * exp(seq(log(0.05), 0, length.out = 4)))
+  expect_equal(default$lambda, sqrt(5) * exp(seq(log(0.01), 0, length.out = 4)))
 })
 
 test_that("bad inputs to the l1 solvers are classed errors naming the argument", {
