@@ -7,7 +7,7 @@
 #     values; 10 active coefficients +-1, noise sd 0.25; lambda the universal
 #     penalty sigma sqrt(density) sqrt(2 log p / n), the Sparse LASSO's rule
 #     for columns of mean square `density`), epsilon = 10 (at epsilon = 1
-#     no solver moved clearly away from b = 0 on this problem).
+#     no solver beat b = 0 clearly beyond p = 100 on this problem).
 # Each table has a row "zero": the error of b = 0 (the start point).
 # Metrics: relative error (F(b) - F*) / F* of the LASSO objective F at
 # lambda (F* from glmnet), and support recovery: true positives among the 10
