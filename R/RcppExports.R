@@ -113,3 +113,11 @@
     .Call(`_dpglmnet_planned_prox_cpp`, v, j, step, lambda, alpha, penalty_factor, lower, upper)
 }
 
+.dpfw_path_cpp <- function(x, y, settings) {
+    .Call(`_dpglmnet_dpfw_path_cpp`, x, y, settings)
+}
+
+.nmd_path_cpp <- function(x, y, settings) {
+    .Call(`_dpglmnet_nmd_path_cpp`, x, y, settings)
+}
+

@@ -140,6 +140,10 @@ standardize_problem <- function(problem, z, path_releases) {
   scaled$transform <- list(lower = lower, upper = upper, center = center, scale = scale)
   scaled$alpha <- if (k > 0) problem$alpha / y_sd / k else problem$alpha
   if (!is.null(problem$lambda)) scaled$lambda <- problem$lambda * k
+  # l1 radii (R/l1.R) bound sum_j sd_j |b_j| on the original scale of y, as
+  # glmnet's standardized penalty: the standardized coefficients c_j =
+  # b_j sd_j / s_y then lie in the ball of radius R / s_y.
+  if (!is.null(problem$l1.radius)) scaled$l1.radius <- problem$l1.radius / y_sd
   scaled$lower.limits <- problem$lower.limits / (y_sd * scale)
   scaled$upper.limits <- problem$upper.limits / (y_sd * scale)
   # |x~_ij| <= max(|lower_j - c_j|, |upper_j - c_j|) s_j: the bound of the
@@ -179,11 +183,17 @@ standardization_scale <- function(mean, second, bound, variance_floor) {
 }
 
 # The path of the standardized problem on the original scale: b_j = s_y s_j
-# c_j, b_0 = m_y + s_y c_0 - sum_j b_j c_j, lambda = lambda' / k.
-unstandardize_path <- function(path, lambda, scaled) {
+# c_j, b_0 = m_y + s_y c_0 - sum_j b_j c_j, lambda = lambda' / k; an l1
+# radius (parameter = "radius") R = s_y R', so that the reported radius
+# bounds sum_j sd_j |b_j| (see standardize_problem()).
+unstandardize_path <- function(path, lambda, scaled, parameter = c("lambda", "radius")) {
+  parameter <- match.arg(parameter)
   r <- scaled$standardization_result
-  if (is.null(r)) return(list(beta = path$beta, a0 = path$a0, lambda = lambda))
+  if (is.null(r)) {
+    return(list(beta = path$beta, a0 = path$a0, lambda = lambda, picks = path$picks))
+  }
   beta <- path$beta * (r$y_sd * r$x_scale)
   a0 <- r$y_mean + r$y_sd * path$a0 - colSums(beta * r$x_center)
-  list(beta = beta, a0 = a0, lambda = lambda / r$lambda_factor)
+  list(beta = beta, a0 = a0, picks = path$picks,
+       lambda = if (parameter == "radius") lambda * r$y_sd else lambda / r$lambda_factor)
 }
