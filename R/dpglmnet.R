@@ -141,7 +141,7 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      intercept = TRUE, standardize = !is.null(x.bounds),
                      penalty.factor = rep(1, ncol(x)), lower.limits = -Inf,
                      upper.limits = Inf, epsilon = 1, delta = 1 / nrow(x)^2,
-                     solver = c("dpcd", "dpsgd"), passes = 10, clip = 1,
+                     solver = c("dpcd", "dpsgd", "dpscd"), passes = 10, clip = 1,
                      step = 1, average = FALSE,
                      batch.size = max(10, round(sqrt(nrow(x)))),
                      selection = c("permutation", "random", "cyclic"),
@@ -239,7 +239,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   rng <- check_choice(rng, c("seeded", "secure"), "rng")
   trace.it <- check_numeric(trace.it, "trace.it", lower = 0)
 
-  list(
+  problem <- list(
     # x is read through the transform (clamped to x.bounds) by the core,
     # without a copy.
     x = clamp_columns(x, x.bounds), y = clamp_response(response$y, y.bound),
@@ -262,6 +262,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     y.bound = y.bound, rng = rng, trace.it = as.integer(trace.it),
     variable_names = if (is.null(colnames(x))) paste0("V", seq_len(p)) else colnames(x)
   )
+  if (solver == "dpscd") problem <- check_dpscd(problem)
+  problem
 }
 
 # Clamping each record to public bounds is a per-record map: free for privacy.
