@@ -233,7 +233,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     }
     y.bound <- check_numeric(y.bound, "y.bound", lower = 0, lower_open = TRUE)
   }
-  smoothness <- choose_smoothness(smoothness, p, epsilon, x.bounds, standardize)
+  # DP-SCD uses no smoothness constants (nothing to release or announce).
+  smoothness <- if (solver == "dpscd") "uniform"
+                else choose_smoothness(smoothness, p, epsilon, x.bounds, standardize)
   standardize.budget <- check_numeric(standardize.budget, "standardize.budget", 0, 1,
                                       lower_open = TRUE, upper_open = TRUE)
   rng <- check_choice(rng, c("seeded", "secure"), "rng")
