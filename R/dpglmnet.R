@@ -45,6 +45,48 @@
 #' and, with enough `passes`, reaches glmnet's solution of the same
 #' objective.
 #'
+#' @section DP-SCD:
+#' `solver = "dpscd"` is private stochastic dual coordinate descent
+#' (Damaskinos et al. 2021, Algorithm 1) for `alpha = 0` only: ridge
+#' (gaussian) and L2-regularized logistic regression (binomial). It solves
+#' the dual problem: each step draws `batch.size` records uniformly without
+#' replacement (independently of earlier steps); each computes, from the
+#' shared vector \eqn{v = X'a}, the update of its own dual coordinate
+#' (closed form for ridge, one Newton step for logistic, of the local
+#' subproblem of the paper's eq. 8), scaled to \eqn{|\zeta| \le} `clip`;
+#' Gaussian noise is added to the batch's dual coordinates and to `v`, and
+#' the model is \eqn{v / (\lambda n)}. Dual variables are warm-started along
+#' the path.
+#'
+#' Requirements: `intercept = FALSE` (the dual has no unpenalized coordinate;
+#' centre `y` and `x` with public constants first), equal `penalty.factor`,
+#' no finite limits, `lambda > 0`, and `x.bounds`: the sensitivity needs a
+#' public bound \eqn{R = \sqrt{\sum_j b_j^2}} on the L2 norm of a record
+#' (computed from the bounds on the scale the solver reads, i.e. the
+#' standardized bounds when `standardize = TRUE`); `x` is clamped to the
+#' bounds and every record is also scaled to norm at most `R`. Smaller
+#' bounds mean less noise. No smoothness constants are used or released.
+#'
+#' Privacy: replacing one record changes one step's release by at most
+#' \eqn{2 C \sqrt{1 + R^2}} (its dual coordinate by \eqn{2C}, `v` by
+#' \eqn{2CR}; the paper's Lemma 1, \eqn{\sqrt 2 C}, is for removing a
+#' record with \eqn{R = 1}), and the noise standard deviation is `z` times
+#' that. Because the release updates the dual coordinates of the batch, it
+#' reveals which records were in the batch, so there is no amplification by
+#' subsampling beyond the probability `batch.size / n` that a record is used
+#' (`rdp_subsampled_gaussian(sampling = "revealed")`); the paper's Theorem 1
+#' applies the amplification of a hidden batch, which does not hold for this
+#' release. Steps: `passes * n / batch.size` per lambda, over the whole
+#' path. When no `lambda` is given, `lambda_max` is DP-SGD's private
+#' clipped gradient at 0 (clipped to `clip`), as \eqn{\max_j |g_j|}: alpha
+#' is floored at 1 rather than glmnet's 1e-3, which would start a ridge path
+#' at 1000 times that, where every coefficient is 0 to printed precision.
+#' With `epsilon = Inf` nothing is clipped, scaled or noised, and the fit
+#' reaches the exact ridge / L2-logistic optimum (glmnet's for binomial; for
+#' gaussian, glmnet's ridge solves a problem rescaled by the standard
+#' deviation of `y`, so compare with the exact solution or a unit-variance
+#' `y`).
+#'
 #' @param x Input matrix, `n` rows (records) by `p` columns: a numeric matrix
 #'   or a sparse `Matrix` (converted to `dgCMatrix`).
 #' @param y Response. Gaussian: numeric. Binomial: a two-level factor (the
@@ -77,19 +119,23 @@
 #' @param epsilon Privacy budget, `> 0`; `Inf` for a non-private fit.
 #' @param delta Privacy parameter in (0, 1); the default is `1/n^2`.
 #' @param solver The private solver: `"dpcd"` (proximal DP coordinate
-#'   descent, default) or `"dpsgd"` (proximal DP-SGD, see Section DP-SGD).
+#'   descent, default), `"dpsgd"` (proximal DP-SGD, see Section DP-SGD) or
+#'   `"dpscd"` (private stochastic dual coordinate descent for `alpha = 0`,
+#'   see Section DP-SCD).
 #' @param passes Passes over the data per lambda. DP-CD: a pass is one
-#'   update of every coordinate. DP-SGD: an epoch, `n / batch.size`
-#'   minibatch steps (rounded up).
+#'   update of every coordinate. DP-SGD and DP-SCD: an epoch,
+#'   `n / batch.size` minibatch steps (rounded up).
 #' @param clip Overall clipping threshold `C > 0`. DP-CD: coordinate `j`
 #'   clips its per-record gradient terms to \eqn{\sqrt{M_j / tr M} C}.
 #'   DP-SGD: each record's gradient (features and intercept) is clipped to L2
-#'   norm `C`.
+#'   norm `C`. DP-SCD: each dual coordinate update is scaled to
+#'   \eqn{|\zeta| \le C}.
 #' @param step Step size parameter. DP-CD: coordinate `j` moves with step
 #'   `step / M_j`. DP-SGD: every coordinate moves with `step / beta`, where
 #'   `beta = tr M` bounds the smoothness of the loss.
-#' @param batch.size DP-SGD: records per minibatch, drawn uniformly without
-#'   replacement, independently at each step. Ignored by DP-CD.
+#' @param batch.size DP-SGD and DP-SCD: records per minibatch, in
+#'   \[1, n\], drawn uniformly without replacement, independently at each
+#'   step. Ignored by DP-CD.
 #' @param average Periodic averaging (Algorithm 1's outer loop): each pass is
 #'   an outer iteration that ends at the average of its inner iterates.
 #'   `FALSE` (default) returns the last iterate.
@@ -127,6 +173,10 @@
 #' Mangold, P., Bellet, A., Salmon, J. and Tommasi, M. (2022). Differentially
 #' private coordinate descent for composite empirical risk minimization.
 #' ICML.
+#'
+#' Damaskinos, G., Mendler-Dunner, C., Guerraoui, R., Papandreou, N. and
+#' Rouault, T. (2021). Differentially private stochastic coordinate descent.
+#' AAAI.
 #' @examples
 #' set.seed(1)
 #' n <- 1000; p <- 5
