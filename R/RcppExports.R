@@ -73,16 +73,16 @@
     .Call(`_dpglmnet_report_noisy_max_cpp`, utility, settings)
 }
 
+.column_quantiles_cpp <- function(x, settings) {
+    .Call(`_dpglmnet_column_quantiles_cpp`, x, settings)
+}
+
 .nonfinite_kind_cpp <- function(values) {
     .Call(`_dpglmnet_nonfinite_kind_cpp`, values)
 }
 
 .minibatches_cpp <- function(n, m, draws, seed) {
     .Call(`_dpglmnet_minibatches_cpp`, n, m, draws, seed)
-}
-
-.sha256_file_cpp <- function(path) {
-    .Call(`_dpglmnet_sha256_file_cpp`, path)
 }
 
 .simd_isa_cpp <- function() {
@@ -95,5 +95,21 @@
 
 .simd_exp_cpp <- function(x) {
     .Call(`_dpglmnet_simd_exp_cpp`, x)
+}
+
+.chacha20_block_cpp <- function(key, nonce, counter) {
+    .Call(`_dpglmnet_chacha20_block_cpp`, key, nonce, counter)
+}
+
+.chacha20_paths_cpp <- function() {
+    .Call(`_dpglmnet_chacha20_paths_cpp`)
+}
+
+.chacha20_stream_cpp <- function(key, nonce, first_block, words, path) {
+    .Call(`_dpglmnet_chacha20_stream_cpp`, key, nonce, first_block, words, path)
+}
+
+.os_random_bytes_cpp <- function(size, device) {
+    .Call(`_dpglmnet_os_random_bytes_cpp`, size, device)
 }
 

@@ -11,6 +11,14 @@ dpglmnet_abort <- function(arg, problem, call = NULL) {
   stop(condition)
 }
 
+# A warning of class "dpglmnet_warning": something the user should know
+# about a fit, computed from public or released quantities only.
+dpglmnet_warn <- function(problem) {
+  warning(structure(
+    class = c("dpglmnet_warning", "warning", "condition"),
+    list(message = paste("dpglmnet:", problem), call = NULL)))
+}
+
 check_flag <- function(value, arg) {
   if (!is.logical(value) || length(value) != 1L || is.na(value)) {
     dpglmnet_abort(arg, "must be TRUE or FALSE.")

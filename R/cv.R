@@ -111,6 +111,18 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   if (is.null(loss.bound)) {
     loss.bound <- default_loss_bound(type.measure, fit, arguments$y.bound)
   }
+  if (length(fit$lambda) < 2L) {
+    dpglmnet_warn(paste(
+      "the budget affords a single lambda on this data (see `nlambda` in",
+      "?dpglmnet): nothing to choose; the validation part is unused."))
+    return(structure(list(
+      lambda = fit$lambda, lambda.min = fit$lambda,
+      index = matrix(1L, dimnames = list("min", "Lambda")), dpglmnet.fit = fit,
+      nzero = stats::setNames(fit$df, names(fit$a0)), name = type.measure,
+      type.measure = type.measure, validation = validation, loss.bound = NA_real_,
+      selection.scale = NA_real_, privacy = fit$privacy, call = call),
+      class = "cv.dpglmnet"))
+  }
   link <- predict(fit, x[validation, , drop = FALSE], type = "link")
   loss <- pmin(validation_loss(type.measure, family, link, response$y[validation]),
                loss.bound)

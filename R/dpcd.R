@@ -48,6 +48,9 @@ dpcd_solver <- list(
          smoothness = setup$smooth$source, smoothness_values = setup$smooth$coordinates,
          laplace_scale = setup$smooth$laplace_scale,
          coordinate_step = setup$step, coordinate_clip = setup$clip,
-         noise_sd = noise)
+         noise_sd = noise,
+         # sd of the noise one update adds to coefficient j: gamma_j sigma_j
+         # (features only).
+         coefficient_noise = (setup$step * noise)[seq_len(problem$p)])
   }
 )

@@ -93,12 +93,20 @@
 #'   second level is modelled), a logical, or a 0/1 numeric vector.
 #' @param family `"gaussian"` or `"binomial"`.
 #' @param alpha Elastic-net mixing in \[0, 1\]: 1 is the LASSO, 0 ridge.
-#' @param nlambda Number of lambda values when `lambda` is not given.
-#' @param lambda.min.ratio Smallest lambda as a fraction of `lambda_max`.
+#' @param nlambda Number of lambda values when `lambda` is not given. Default
+#'   (`NULL`): 10, or, for a private standardized DP-CD fit, as many as the
+#'   budget affords (see `passes`); when it affords fewer than 3, a single
+#'   lambda of \eqn{1/\sqrt{n}} on the standardized scale.
+#' @param lambda.min.ratio Smallest lambda as a fraction of `lambda_max`
+#'   (0.01: measured better than 0.05 and as good as 0.001 on the paper's
+#'   data).
 #' @param lambda Optional decreasing sequence of lambda values (public). When
-#'   `NULL`, `lambda_max` is released privately as the largest noisy clipped
-#'   coordinate gradient at zero (charged to the budget) and the grid is
-#'   geometric down to `lambda.min.ratio * lambda_max`.
+#'   `NULL` the grid is geometric from `lambda_max` down to
+#'   `lambda.min.ratio * lambda_max`. After standardization `lambda_max` is
+#'   public: a gradient coordinate of a standardized problem at zero is at
+#'   most 1 (gaussian, y standardized) or 1/2 (binomial); otherwise it is
+#'   released privately as the largest noisy clipped coordinate gradient at
+#'   zero (charged to the budget).
 #' @param intercept Fit an intercept, as one more unpenalized coordinate with
 #'   a constant feature (no private mean is needed).
 #' @param standardize Standardize the columns of `x` (and a gaussian `y`
@@ -124,8 +132,18 @@
 #'   see Section DP-SCD).
 #' @param passes Passes over the data per lambda. DP-CD: a pass is one
 #'   update of every coordinate. DP-SGD and DP-SCD: an epoch,
-#'   `n / batch.size` minibatch steps (rounded up).
-#' @param clip Overall clipping threshold `C > 0`. DP-CD: coordinate `j`
+#'   `n / batch.size` minibatch steps (rounded up). Default (`NULL`): 10, or,
+#'   for a private standardized DP-CD fit, chosen with `nlambda` from public
+#'   inputs so that the noise of one coordinate step,
+#'   \eqn{2 C_j \sqrt{R} / (\mu n)} for R releases, stays at or below 0.05
+#'   on the standardized scale: at most 10 lambdas and 10 passes, fewer when
+#'   n or epsilon is small (measured on the paper's data and generated data
+#'   of other shapes, `inst/bench/defaults.R`).
+#' @param clip Overall clipping threshold `C > 0`; default
+#'   \eqn{\sqrt{p + 1}} (with an intercept), so 1 per coordinate on the
+#'   standardized scale, where per-record gradient terms are of order 1
+#'   (measured as good as private clipping schemes, and as 0.5 or 2, after
+#'   private standardization); 1 for DP-SCD. DP-CD: coordinate `j`
 #'   clips its per-record gradient terms to \eqn{\sqrt{M_j / tr M} C}.
 #'   DP-SGD: each record's gradient (features and intercept) is clipped to L2
 #'   norm `C`. DP-SCD: each dual coordinate update is scaled to
@@ -159,10 +177,18 @@
 #'   column. `x` is clamped to them (a per-record map, free for privacy).
 #' @param y.bound Public bound on \eqn{|y_i|} (gaussian): `y` is clamped to it.
 #' @param rng Noise source: `"seeded"` (default) draws from a fast generator
-#'   seeded from R's RNG, so `set.seed()` reproduces a fit; `"secure"` draws
-#'   from the operating system's cryptographically secure generator, for
-#'   releases where someone who could learn or guess the seed must not be
-#'   able to subtract the noise.
+#'   (xoshiro256++) seeded from R's RNG, so `set.seed()` reproduces a fit.
+#'   The price: anyone who can learn or guess R's seed (a published script,
+#'   a default seed, a session they can inspect) can regenerate the noise and
+#'   subtract it, which voids the privacy guarantee. `"secure"` draws the noise
+#'   from the ChaCha20 stream cipher (RFC 8439) keyed with 256 bits from the
+#'   operating system's cryptographically secure generator (`getrandom()` or
+#'   `/dev/urandom`; `BCryptGenRandom` on Windows), freshly for every fit:
+#'   the noise cannot be reproduced, by anyone, including you. Use it for
+#'   releases that must stay private when the seed is known. It costs
+#'   little (see `inst/bench/rng.R`). If the operating system's generator
+#'   fails, the fit stops with an error; it never falls back to the seeded
+#'   generator.
 #' @param trace.it If `> 0`, print progress after each lambda.
 #' @return An object of class `"dpglmnet"`: glmnet's fields `a0`, `beta`
 #'   (a `dgCMatrix`), `df`, `dim`, `lambda`, `nobs`, `call`, `family`,
@@ -187,16 +213,16 @@
 #' coef(fit, s = 0.1)
 #' @export
 dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
-                     nlambda = 10, lambda.min.ratio = 0.05, lambda = NULL,
+                     nlambda = NULL, lambda.min.ratio = 0.01, lambda = NULL,
                      intercept = TRUE, standardize = !is.null(x.bounds),
                      penalty.factor = rep(1, ncol(x)), lower.limits = -Inf,
                      upper.limits = Inf, epsilon = 1, delta = 1 / nrow(x)^2,
-                     solver = c("dpcd", "dpsgd", "dpscd"), passes = 10, clip = 1,
+                     solver = c("dpcd", "dpsgd", "dpscd"), passes = NULL, clip = NULL,
                      step = 1, average = FALSE,
                      batch.size = max(10, round(sqrt(nrow(x)))),
                      selection = c("permutation", "random", "cyclic"),
                      smoothness = NULL, smoothness.budget = 0.1,
-                     standardize.budget = 0.1,
+                     standardize.budget = 0.3,
                      x.bounds = NULL, y.bound = NULL,
                      rng = c("seeded", "secure"), trace.it = 0) {
   call <- match.call()
@@ -233,7 +259,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                            finite = FALSE)
   delta <- check_numeric(delta, "delta", 0, 1, lower_open = TRUE, upper_open = TRUE)
   if (is.null(lambda)) {
-    nlambda <- check_numeric(nlambda, "nlambda", lower = 1, integer = TRUE)
+    if (!is.null(nlambda)) nlambda <- check_numeric(nlambda, "nlambda", lower = 1,
+                                                    integer = TRUE)
     lambda.min.ratio <- check_numeric(lambda.min.ratio, "lambda.min.ratio", 0, 1,
                                       lower_open = TRUE, upper_open = TRUE)
   } else {
@@ -263,9 +290,21 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   upper.limits <- recycle_columns(check_numeric(
     upper.limits, "upper.limits", lower = 0, length = c(1L, p), finite = FALSE), p)
   solver <- check_choice(solver, names(dpglmnet_solvers), "solver")
-  passes <- check_numeric(passes, "passes", lower = 1, integer = TRUE)
-  clip <- check_numeric(clip, "clip", lower = 0, lower_open = TRUE)
+  if (!is.null(passes)) passes <- check_numeric(passes, "passes", lower = 1, integer = TRUE)
+  # Default: 1 per coordinate (C_j = sqrt(M_j / tr M) clip = 1 when the M_j
+  # are equal, as after standardization), the same scale for DP-SGD's L2
+  # clip of a record's gradient over p + intercept coordinates.
+  # DP-SCD: 1, the scale of a dual variable (|a_i| <= 1 for logistic, a
+  # residual for standardized ridge).
+  clip <- if (is.null(clip)) {
+    if (solver == "dpscd") 1 else sqrt(p + intercept)
+  } else check_numeric(clip, "clip", lower = 0, lower_open = TRUE)
   step <- check_numeric(step, "step", lower = 0, lower_open = TRUE)
+  if (step > 2) {
+    dpglmnet_warn(sprintf(paste(
+      "`step` = %g is above 2: a coordinate step of step / M_j (DP-CD) or",
+      "step / tr M (DP-SGD) beyond 2 / curvature can diverge."), step))
+  }
   check_flag(average, "average")
   batch.size <- check_numeric(batch.size, "batch.size", lower = 1, upper = n,
                               integer = TRUE)
@@ -290,24 +329,28 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                                       lower_open = TRUE, upper_open = TRUE)
   rng <- check_choice(rng, c("seeded", "secure"), "rng")
   trace.it <- check_numeric(trace.it, "trace.it", lower = 0)
+  schedule <- choose_schedule(nlambda, passes, lambda, solver, epsilon, delta, n, p,
+                              intercept, clip, standardize, standardize.budget)
 
   problem <- list(
     # x is read through the transform (clamped to x.bounds) by the core,
     # without a copy.
     x = clamp_columns(x, x.bounds), y = clamp_response(response$y, y.bound),
-    transform = list(bound = x.bounds, center = NULL, scale = NULL),
+    transform = list(lower = if (!is.null(x.bounds)) -x.bounds, upper = x.bounds,
+                     center = NULL, scale = NULL),
     value_bounds = x.bounds,
     standardization = standardization_plan(standardize, intercept, family$name, y.bound,
-                                           inherits(x, "dgCMatrix"), p),
+                                           inherits(x, "dgCMatrix"), p, epsilon),
     standardize.budget = standardize.budget,
     n = n, p = p, family = family$name, family_object = family,
     classnames = response$classnames, curvature = family$curvature,
-    alpha = alpha, nlambda = as.integer(nlambda),
+    alpha = alpha, nlambda = as.integer(schedule$nlambda),
+    single_lambda = schedule$single_lambda,
     lambda.min.ratio = lambda.min.ratio, lambda = lambda,
     intercept = intercept, penalty.factor = penalty.factor,
     lower.limits = lower.limits, upper.limits = upper.limits,
     epsilon = epsilon, delta = delta, solver = solver,
-    passes = as.integer(passes), clip = clip, step = step, average = average,
+    passes = as.integer(schedule$passes), clip = clip, step = step, average = average,
     batch.size = as.integer(batch.size),
     selection = selection, smoothness = smoothness,
     smoothness.budget = smoothness.budget, x.bounds = x.bounds,
@@ -316,6 +359,44 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   )
   if (solver == "dpscd") problem <- check_dpscd(problem)
   problem
+}
+
+# The number of lambdas and passes when not given. For a private, standardized
+# DP-CD fit: as many releases R as keep the noise of one coordinate step,
+# 2 C_j sqrt(R) / (mu_path n), at most 0.05 on the standardized scale
+# (mu_path: the GDP of the path's share of the budget), spread as k = R /
+# (p + 1) lambda x passes with nlambda = min(10, sqrt(k / 2)) and passes =
+# min(10, k / nlambda); with fewer than 3 lambdas, a single lambda of
+# 1 / sqrt(n) on the standardized scale. Measured on California,
+# Electricity and generated data of other shapes (inst/bench/defaults.R):
+# 10 x 10 on the real data, fewer where n is small. Otherwise 10 and 10.
+choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, p,
+                            intercept, clip, standardize, standardize.budget) {
+  fixed <- list(nlambda = if (!is.null(lambda)) length(lambda) else
+                  if (is.null(nlambda)) 10L else nlambda,
+                passes = if (is.null(passes)) 10L else passes, single_lambda = FALSE)
+  automatic <- (is.null(nlambda) && is.null(lambda)) || is.null(passes)
+  if (!automatic || solver != "dpcd" || !is.finite(epsilon) || !standardize) {
+    return(fixed)
+  }
+  coordinates <- p + intercept
+  mu_path <- .gdp_mu_cpp(epsilon, delta) * sqrt(1 - standardize.budget)
+  per_coordinate_clip <- clip / sqrt(coordinates)
+  releases <- (0.05 * mu_path * n / (2 * per_coordinate_clip))^2
+  k <- max(1, floor(releases / coordinates))
+  if (!is.null(lambda) || !is.null(nlambda)) {
+    return(list(nlambda = fixed$nlambda, single_lambda = FALSE,
+                passes = if (is.null(passes)) max(1L, min(10L, floor(k / fixed$nlambda)))
+                         else passes))
+  }
+  chosen <- max(1, min(10, floor(sqrt(k / 2))))
+  if (chosen < 3) {
+    return(list(nlambda = 1L, single_lambda = TRUE,
+                passes = if (is.null(passes)) max(1L, min(10L, k)) else passes))
+  }
+  list(nlambda = as.integer(chosen), single_lambda = FALSE,
+       passes = if (is.null(passes)) as.integer(max(1, min(10, floor(k / chosen))))
+                else passes)
 }
 
 # Clamping each record to public bounds is a per-record map: free for privacy.

@@ -48,7 +48,9 @@ dpsgd_solver <- list(
          steps_per_lambda = setup$steps, smoothness = setup$smooth$source,
          smoothness_values = setup$smooth$coordinates,
          laplace_scale = setup$smooth$laplace_scale, global_smoothness = setup$beta,
-         step_size = setup$step_size, noise_sd = noise)
+         step_size = setup$step_size, noise_sd = noise,
+         # sd of the noise one step adds to each coefficient: gamma sigma / m.
+         coefficient_noise = setup$step_size * noise / setup$batch)
   }
 )
 

@@ -101,7 +101,11 @@ path_coefficients <- function(object, s) {
 #' Coefficients and predictions of a dpglmnet fit
 #'
 #' As glmnet's methods: coefficients at the fitted lambdas, or linearly
-#' interpolated at new values `s` (post-processing, free for privacy).
+#' interpolated at new values `s` (post-processing, free for privacy). When
+#' the fit's private standardization clamped the columns of `x` to their
+#' released 5% and 95% quantiles (dense `x`, `standardize = TRUE`), `newx` is
+#' clamped to the same ranges before predicting: the model was fitted to
+#' clamped records.
 #' @param object A `"dpglmnet"` fit.
 #' @param newx Matrix of new values for `x` (dense or sparse) at which
 #'   predictions are made; not needed for `type = "coefficients"` or
@@ -140,6 +144,7 @@ predict.dpglmnet <- function(object, newx, s = NULL,
     dpglmnet_abort("newx", sprintf("must have %d columns, not %d.",
                                    object$dim[1L], ncol(newx)))
   }
+  newx <- clamp_like_fit(newx, object)
   link <- as.matrix(newx %*% coefs[-1L, , drop = FALSE])
   link <- sweep(link, 2L, as.numeric(coefs[1L, ]), "+")
   colnames(link) <- colnames(coefs)
@@ -153,6 +158,17 @@ predict.dpglmnet <- function(object, newx, s = NULL,
   classes <- matrix(object$classnames[(link > 0) + 1L], nrow(link), ncol(link),
                     dimnames = dimnames(link))
   classes
+}
+
+# A fit whose private standardization clamped x to released quantiles is a
+# model of clamped x: new records are clamped the same way (post-processing
+# of released constants).
+clamp_like_fit <- function(newx, object) {
+  r <- object$settings$standardization
+  if (is.null(r$x_lower)) return(newx)
+  newx <- as.matrix(newx)
+  n <- nrow(newx)
+  pmin(pmax(newx, rep(r$x_lower, each = n)), rep(r$x_upper, each = n))
 }
 
 #' Plot the coefficient paths of a dpglmnet fit

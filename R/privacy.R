@@ -102,6 +102,12 @@ calibrate_noise <- function(mechanisms, epsilon, delta, orders = default_orders(
   z <- calibration_cache[[key]]
   if (is.null(z)) {
     z <- .calibrate_cpp(mechanisms, epsilon, delta, orders)
+    if (!is.finite(z)) {
+      dpglmnet_abort("epsilon", sprintf(paste(
+        "= %s cannot cover this fit: the mechanisms with a fixed budget spend it",
+        "all, or no noise level is enough. Raise `epsilon` or lower the fixed",
+        "shares (e.g. `smoothness.budget`)."), format(epsilon)))
+    }
     if (length(ls(calibration_cache)) > 1000) {
       rm(list = ls(calibration_cache), envir = calibration_cache)
     }

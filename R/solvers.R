@@ -24,7 +24,8 @@ dpglmnet_solvers <- list(
 
 fit_private_path <- function(problem) {
   solver <- dpglmnet_solvers[[problem$solver]]()
-  release_lambda_max <- is.null(problem$lambda)
+  public_max <- public_lambda_max(problem)
+  release_lambda_max <- is.null(problem$lambda) && is.null(public_max)
   solver_rows <- c(if (release_lambda_max) list(solver$start_release(problem)),
                    solver$releases(problem))
   path_releases <- sum(vapply(solver_rows, `[[`, numeric(1), "count"))
@@ -39,24 +40,88 @@ fit_private_path <- function(problem) {
   setup <- solver$setup(scaled)
   noise <- solver$noise(scaled, setup, z)
   lambda <- scaled$lambda
-  if (release_lambda_max) {
+  alpha_floor <- if (is.null(solver$alpha_floor)) 1e-3 else solver$alpha_floor
+  if (isTRUE(problem$single_lambda)) {
+    lambda <- 1 / sqrt(problem$n)  # on the standardized scale
+  } else if (release_lambda_max) {
     lambda <- lambda_grid(solver$start_gradient(scaled, setup, noise), scaled,
-                          alpha_floor = if (is.null(solver$alpha_floor)) 1e-3
-                                        else solver$alpha_floor)
+                          alpha_floor)
+  } else if (is.null(lambda)) {
+    lambda <- lambda_grid(rep(public_max, problem$p), scaled, alpha_floor)
   }
-  path <- unstandardize_path(solver$path(scaled, setup, noise, lambda), lambda, scaled)
+  fitted <- solver$path(scaled, setup, noise, lambda)
+  settings_scaled <- solver$settings(scaled, setup, noise)
+  diagnose_path(fitted, lambda, scaled, settings_scaled)
+  path <- unstandardize_path(fitted, lambda, scaled)
   settings <- c(
     list(solver = problem$solver, passes = problem$passes, step = problem$step,
          clip = problem$clip, alpha = problem$alpha, noise_multiplier = z,
-         lambda_max = if (release_lambda_max) path$lambda[1L],
+         lambda_max = if (is.null(problem$lambda)) path$lambda[1L],
+         lambda_max_source = if (is.null(problem$lambda)) {
+           if (release_lambda_max) "private" else "public bound (standardized)"
+         },
          standardize = !is.null(problem$standardization),
          standardization = scaled$standardization_result,
          penalty.factor = problem$penalty.factor,
          lower.limits = problem$lower.limits, upper.limits = problem$upper.limits,
          x.bounds = problem$x.bounds, y.bound = problem$y.bound),
-    solver$settings(scaled, setup, noise))
+    settings_scaled)
   list(beta = path$beta, a0 = path$a0, lambda = path$lambda, privacy = ledger,
        settings = settings)
+}
+
+# A public bound on every gradient coordinate at zero of the standardized
+# problem, so that lambda_max needs no release: |(1/n) sum_i x~_ij y~_i| <= 1
+# for standardized x and y (Cauchy-Schwarz), and |(1/n) sum_i x~_ij
+# (1/2 - y_i)| <= 1/2 for binomial. NULL when there is none.
+public_lambda_max <- function(problem) {
+  plan <- problem$standardization
+  if (is.null(plan) || !is.null(problem$lambda)) return(NULL)
+  if (problem$family == "binomial") return(0.5)
+  if (plan$scale_y) return(1)
+  NULL
+}
+
+# Says when the answer is noise, diverged, or (epsilon = Inf) has not
+# converged, from released or public quantities only: the released path,
+# the noise the solver adds to each coefficient update (public given the
+# calibration and the released smoothness), and, for epsilon = Inf fits only
+# (nothing to protect), the coefficient change in the last pass.
+diagnose_path <- function(fitted, lambda, problem, settings) {
+  beta <- fitted$beta
+  if (!all(is.finite(beta)) || !all(is.finite(fitted$a0))) {
+    dpglmnet_warn(paste(
+      "the path diverged (non-finite coefficients): use a smaller `step`",
+      "(steps above 2 can diverge)."))
+    return(invisible())
+  }
+  standardized <- !is.null(problem$standardization_result)
+  if (standardized && max(abs(beta)) > 1e3) {
+    dpglmnet_warn(sprintf(paste(
+      "coefficients on the standardized scale reach %.3g: the iterates have",
+      "probably diverged; use a smaller `step`."), max(abs(beta))))
+  }
+  if (!is.finite(problem$epsilon)) {
+    scale <- pmax(apply(abs(beta), 2L, max), abs(fitted$a0), 1e-8)
+    relative <- fitted$last_pass_change / scale
+    worst <- which.max(relative)
+    if (length(worst) && relative[worst] > 1e-4) {
+      dpglmnet_warn(sprintf(paste(
+        "epsilon = Inf: the path has not converged in %d passes (the last pass",
+        "still moved a coefficient by %.2g of its scale at lambda %.4g);",
+        "increase `passes`."), problem$passes, relative[worst], lambda[worst]))
+    }
+    return(invisible())
+  }
+  noise <- settings$coefficient_noise
+  if (standardized && length(noise) && stats::median(noise) > 0.25) {
+    dpglmnet_warn(sprintf(paste(
+      "the noise may swamp the signal: each update adds noise of sd %.2g to",
+      "a coefficient on the standardized scale (where coefficients are of",
+      "order 1 or less). Increase `epsilon` or the number of records, or use",
+      "fewer `passes` or lambdas (`nlambda`)."), stats::median(noise)))
+  }
+  invisible()
 }
 
 # What the C++ entries need of every problem: the family, the intercept, the

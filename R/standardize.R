@@ -8,86 +8,122 @@
 # mapped back to the original scale, as glmnet does. Everything below the
 # releases is post-processing.
 
-# The shares of the calibrated Gaussian privacy (in GDP: of mu^2) spent on
-# standardization: the factor that multiplies the fit's noise level for these
-# rows, so that K releases at factor f against R_total path releases at factor
-# 1 take share s of mu^2: K / f^2 = s / (1 - s) R_total.
-standardization_factor <- function(share, releases, path_releases) {
-  sqrt(releases * (1 - share) / (share * path_releases))
+# The standardization releases take `share` of the calibrated Gaussian
+# privacy (in GDP: of mu^2), split evenly between its groups (quantile
+# counts, moments): group g of K_g releases at noise multiplier f_g z against
+# the R path releases at z has K_g / f_g^2 = s_g R / (1 - share).
+standardization_factors <- function(plan, share, path_releases) {
+  groups <- c(quantiles = plan$quantile_releases, moments = plan$moment_releases)
+  groups <- groups[groups > 0]
+  share_each <- share / length(groups)
+  sqrt(groups * (1 - share) / (share_each * path_releases))
+}
+
+# What standardize = TRUE will do for this problem (public): NULL when off.
+# Dense x in a private fit is first clamped to its privately released 5% and
+# 95% quantiles (noisy-count bisection: a count's sensitivity is 1 whatever
+# the bounds, so heavy-tailed columns with crude public bounds get useful
+# scales; measured on California, Electricity and generated data, see
+# inst/bench/defaults.R); sparse x keeps its public bounds (clamping would
+# fill in its zeros) and is scaled, not centred.
+standardization_plan <- function(standardize, intercept, family, y.bound, sparse, p,
+                                 epsilon) {
+  if (!standardize) return(NULL)
+  scale_y <- family == "gaussian" && !is.null(y.bound)
+  winsorize <- !sparse && is.finite(epsilon)
+  columns <- p + scale_y
+  list(center_x = intercept && !sparse, scale_y = scale_y, winsorize = winsorize,
+       levels = c(0.05, 0.95), steps = 12L,
+       quantile_releases = if (winsorize) 2 * 12 * columns else 0,
+       moment_releases = columns * (1 + intercept))
 }
 
 # The standardization releases, from public inputs only.
 standardization_mechanisms <- function(problem, path_releases) {
   plan <- problem$standardization
   if (is.null(plan)) return(list())
-  releases <- plan$x_releases + plan$y_releases
-  f <- standardization_factor(problem$standardize.budget, releases, path_releases)
+  f <- standardization_factors(plan, problem$standardize.budget, path_releases)
+  columns <- problem$p + plan$scale_y
+  what <- if (plan$scale_y) "x and y" else "x"
   list(
+    if (plan$winsorize) {
+      mechanism(sprintf(paste("standardization: 5%% and 95%% quantiles of %s",
+                              "(noisy-count bisection, %d steps)"), what, plan$steps),
+                "gaussian", plan$quantile_releases, "1 (a count)", calibrated = TRUE,
+                factor = f[["quantiles"]])
+    },
     if (problem$intercept) {
-      mechanism("standardization: column means of x (clamped to x.bounds)", "gaussian",
-                problem$p, "2 b_j / n per column", calibrated = TRUE, factor = f)
+      mechanism(sprintf("standardization: column means of clamped %s", what), "gaussian",
+                columns, "2 w_j / n (w_j: half-width of the clamp)", calibrated = TRUE,
+                factor = f[["moments"]])
     },
-    mechanism("standardization: column second moments of x (clamped)", "gaussian",
-              problem$p, "b_j^2 / n per column", calibrated = TRUE, factor = f),
-    if (plan$scale_y) {
-      mechanism("standardization: mean of y (clamped to y.bound)", "gaussian", 1,
-                "2 y.bound / n", calibrated = TRUE, factor = f)
-    },
-    if (plan$scale_y) {
-      mechanism("standardization: second moment of y (clamped)", "gaussian", 1,
-                "y.bound^2 / n", calibrated = TRUE, factor = f)
-    }
+    mechanism(sprintf("standardization: column second moments of clamped %s", what),
+              "gaussian", columns, "w_j^2 / n", calibrated = TRUE,
+              factor = f[["moments"]])
   )
 }
 
-# What standardize = TRUE will do for this problem (public): NULL when off.
-standardization_plan <- function(standardize, intercept, family, y.bound, sparse, p) {
-  if (!standardize) return(NULL)
-  scale_y <- family == "gaussian" && !is.null(y.bound)
-  list(center_x = intercept && !sparse, scale_y = scale_y,
-       x_releases = p * (1 + intercept), y_releases = 2 * scale_y)
+# Releases the quantiles and moments of the columns of `x` (read clamped to
+# `bound`) at noise multipliers f_q z and f_m z (0: exact, epsilon = Inf):
+# list(lower, upper (the clamp; NULL when none), mean, sd).
+release_column_scales <- function(x, bound, plan, intercept, noise_quantiles,
+                                  noise_moments, rng) {
+  n <- nrow(x)
+  p <- ncol(x)
+  secure <- rng == "secure"
+  lower <- upper <- NULL
+  mid <- rep(0, p)
+  w <- bound
+  if (plan$winsorize) {
+    q <- .column_quantiles_cpp(x, list(
+      transform = list(lower = -bound, upper = bound, center = NULL, scale = NULL),
+      search_bound = bound, levels = plan$levels, steps = plan$steps,
+      count_sd = noise_quantiles, seed = draw_seed(), secure = secure))
+    lower <- q$lower
+    upper <- pmax(q$upper, q$lower + 1e-6 * bound)
+    mid <- (lower + upper) / 2
+    w <- (upper - lower) / 2
+  }
+  # Noise sd = noise multiplier x replace-one sensitivity (2w/n, w^2/n).
+  second_noise <- noise_moments * w^2 / n
+  moments <- .column_moments_cpp(x, list(
+    transform = list(lower = if (all(is.finite(bound))) -bound,
+                     upper = if (all(is.finite(bound))) bound, center = NULL, scale = NULL),
+    mean_sd = if (intercept) noise_moments * 2 * w / n else rep(0, p),
+    second_sd = second_noise, lower = lower, upper = upper,
+    shift = if (plan$winsorize) mid, seed = draw_seed(), secure = secure))
+  scale <- standardization_scale(moments$mean, moments$second, w, 2 * second_noise,
+                                 intercept)
+  list(lower = lower, upper = upper, mean = scale$mean + mid,
+       centred_second = scale$second, centred_mean = scale$mean, sd = scale$sd)
 }
 
-# Releases the moments at noise level z (0: exact, epsilon = Inf) and returns
-# the problem on the standardized scale, with `back` to map its path back.
+# Releases the standardization at noise level z (0: exact, epsilon = Inf)
+# and returns the problem on the standardized scale, with what is needed to
+# map its path back.
 standardize_problem <- function(problem, z, path_releases) {
   plan <- problem$standardization
   if (is.null(plan)) return(problem)
-  n <- problem$n
   # Without bounds (epsilon = Inf only) nothing is clamped.
   b <- if (is.null(problem$x.bounds)) rep(Inf, problem$p) else problem$x.bounds
   private <- is.finite(problem$epsilon) && z > 0
-  f <- if (private) {
-    standardization_factor(problem$standardize.budget,
-                           plan$x_releases + plan$y_releases, path_releases)
-  } else 0
-  # Noise sd = noise multiplier (f z) x replace-one sensitivity.
-  noise_sd <- function(sensitivity) {
-    if (private) f * z * sensitivity else rep(0, length(sensitivity))
-  }
-  second_noise <- noise_sd(b^2 / n)
-  moments <- .column_moments_cpp(problem$x, list(
-    transform = list(bound = problem$x.bounds, center = NULL, scale = NULL),
-    mean_sd = if (problem$intercept) noise_sd(2 * b / n) else rep(0, problem$p),
-    second_sd = second_noise, seed = draw_seed(), secure = problem$rng == "secure"))
-  x_scale <- standardization_scale(moments$mean, moments$second, b, second_noise,
-                                   problem$intercept)
-  center <- if (plan$center_x) x_scale$mean else NULL
-  scale <- 1 / x_scale$sd
+  f <- standardization_factors(plan, problem$standardize.budget, path_releases)
+  noise_q <- if (private && plan$winsorize) f[["quantiles"]] * z else 0
+  noise_m <- if (private) f[["moments"]] * z else 0
+  xs <- release_column_scales(problem$x, b, plan, problem$intercept, noise_q, noise_m,
+                              problem$rng)
+  center <- if (plan$center_x) xs$mean else NULL
+  scale <- 1 / xs$sd
 
   y <- problem$y
   y_mean <- 0
   y_sd <- 1
   if (plan$scale_y) {
-    B <- problem$y.bound
-    y_moments <- .column_moments_cpp(matrix(y, ncol = 1L), list(
-      transform = list(bound = B, center = NULL, scale = NULL),
-      mean_sd = noise_sd(2 * B / n), second_sd = noise_sd(B^2 / n),
-      seed = draw_seed(), secure = problem$rng == "secure"))
-    y_scale <- standardization_scale(y_moments$mean, y_moments$second, B,
-                                     noise_sd(B^2 / n), problem$intercept)
-    y_mean <- if (problem$intercept) y_scale$mean else 0
-    y_sd <- y_scale$sd
+    ys <- release_column_scales(matrix(y, ncol = 1L), problem$y.bound, plan,
+                                problem$intercept, noise_q, noise_m, problem$rng)
+    if (!is.null(ys$lower)) y <- pmin(pmax(y, ys$lower), ys$upper)
+    y_mean <- if (problem$intercept) ys$mean else 0
+    y_sd <- ys$sd
     y <- (y - y_mean) / y_sd
   }
   # On the standardized scale the data-fitting term is (1/s_y^2) times the
@@ -96,38 +132,47 @@ standardize_problem <- function(problem, z, path_releases) {
   # lambda' = k lambda with k = alpha / s_y + 1 - alpha (k = 1 unless y is
   # scaled). Limits on b_j bound c_j = b_j / (s_y s_j).
   k <- problem$alpha / y_sd + 1 - problem$alpha
+  lower <- if (!is.null(xs$lower)) xs$lower else if (all(is.finite(b))) -b
+  upper <- if (!is.null(xs$upper)) xs$upper else if (all(is.finite(b))) b
   scaled <- problem
   scaled$y <- y
-  scaled$transform <- list(bound = problem$x.bounds, center = center, scale = scale)
+  scaled$transform <- list(lower = lower, upper = upper, center = center, scale = scale)
   scaled$alpha <- if (k > 0) problem$alpha / y_sd / k else problem$alpha
   if (!is.null(problem$lambda)) scaled$lambda <- problem$lambda * k
   scaled$lower.limits <- problem$lower.limits / (y_sd * scale)
   scaled$upper.limits <- problem$upper.limits / (y_sd * scale)
-  # |x~_ij| <= (b_j + |c_j|) s_j: the public-after-release bound of the
-  # transformed values, for smoothness sources that need one.
-  scaled$value_bounds <- (b + if (is.null(center)) 0 else abs(center)) * scale
-  # Smoothness constants of the standardized columns follow from the released
-  # moments (post-processing): curvature (1/n) sum x~^2 =
-  # curvature s^2 (second - 2 c mean + c^2).
+  # |x~_ij| <= max(|lower_j - c_j|, |upper_j - c_j|) s_j: the bound of the
+  # transformed values (from released constants), for smoothness sources
+  # that need one.
   c0 <- if (is.null(center)) 0 else center
+  scaled$value_bounds <- if (is.null(lower)) rep(Inf, problem$p) else
+    pmax(abs(lower - c0), abs(upper - c0)) * scale
+  # Smoothness constants of the standardized columns follow from the released
+  # moments (post-processing): curvature (1/n) sum x~^2 = curvature s^2 E(x - c)^2,
+  # which is curvature when centred (the variance is s^-2).
+  mean_shift <- xs$mean - c0
   scaled$standardized_smoothness <- problem$curvature * scale^2 *
-    pmax(x_scale$second - 2 * c0 * x_scale$mean + c0^2, x_scale$sd^2 * 1e-3)
+    (xs$sd^2 + mean_shift^2)
   scaled$standardization_result <- list(
     x_center = if (is.null(center)) rep(0, problem$p) else center, x_scale = scale,
-    x_mean = x_scale$mean, x_sd = x_scale$sd, y_mean = y_mean, y_sd = y_sd,
-    lambda_factor = k, noise_factor = f)
+    x_mean = xs$mean, x_sd = xs$sd, x_lower = xs$lower, x_upper = xs$upper,
+    y_mean = y_mean, y_sd = y_sd, lambda_factor = k)
   scaled
 }
 
 # Post-processing of released moments into a mean and a standard deviation:
 # the mean clamped to [-b, b], the second moment to [0, b^2], and the
-# variance floored at the noise sd of the second moment (a smaller one cannot
-# be told from noise) and at 1e-6 b^2. Without an intercept glmnet scales by
-# the root mean square, so the mean is taken as 0.
-standardization_scale <- function(mean, second, bound, second_noise, intercept) {
+# variance floored at `variance_floor` (twice the noise sd of the second
+# moment: a smaller variance cannot be told from noise, and an underestimated
+# scale makes the step 1 / M_j diverge), at 1e-8 b^2, and (exact moments of a
+# constant column) at 1e-12 times the second moment. Without an intercept
+# glmnet scales by the root mean square, so the mean is taken as 0.
+standardization_scale <- function(mean, second, bound, variance_floor, intercept) {
   mean <- if (intercept) pmin(pmax(mean, -bound), bound) else 0 * second
   second <- pmin(pmax(second, 0), bound^2)
-  variance <- pmax(second - mean^2, second_noise, 1e-6 * bound^2)
+  relative_floor <- ifelse(is.finite(bound), 1e-8 * bound^2, 0)
+  variance <- pmax(second - mean^2, variance_floor, relative_floor, 1e-12 * second,
+                   .Machine$double.xmin)
   list(mean = mean, second = second, sd = sqrt(variance))
 }
 

@@ -241,6 +241,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// column_quantiles_cpp
+List column_quantiles_cpp(SEXP x, List settings);
+RcppExport SEXP _dpglmnet_column_quantiles_cpp(SEXP xSEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(column_quantiles_cpp(x, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
 // nonfinite_kind_cpp
 int nonfinite_kind_cpp(NumericVector values);
 RcppExport SEXP _dpglmnet_nonfinite_kind_cpp(SEXP valuesSEXP) {
@@ -263,17 +275,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type draws(drawsSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type seed(seedSEXP);
     rcpp_result_gen = Rcpp::wrap(minibatches_cpp(n, m, draws, seed));
-    return rcpp_result_gen;
-END_RCPP
-}
-// sha256_file_cpp
-std::string sha256_file_cpp(std::string path);
-RcppExport SEXP _dpglmnet_sha256_file_cpp(SEXP pathSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< std::string >::type path(pathSEXP);
-    rcpp_result_gen = Rcpp::wrap(sha256_file_cpp(path));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -316,6 +317,56 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// chacha20_block_cpp
+RawVector chacha20_block_cpp(RawVector key, RawVector nonce, double counter);
+RcppExport SEXP _dpglmnet_chacha20_block_cpp(SEXP keySEXP, SEXP nonceSEXP, SEXP counterSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< RawVector >::type key(keySEXP);
+    Rcpp::traits::input_parameter< RawVector >::type nonce(nonceSEXP);
+    Rcpp::traits::input_parameter< double >::type counter(counterSEXP);
+    rcpp_result_gen = Rcpp::wrap(chacha20_block_cpp(key, nonce, counter));
+    return rcpp_result_gen;
+END_RCPP
+}
+// chacha20_paths_cpp
+CharacterVector chacha20_paths_cpp();
+RcppExport SEXP _dpglmnet_chacha20_paths_cpp() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(chacha20_paths_cpp());
+    return rcpp_result_gen;
+END_RCPP
+}
+// chacha20_stream_cpp
+RawVector chacha20_stream_cpp(RawVector key, RawVector nonce, double first_block, int words, std::string path);
+RcppExport SEXP _dpglmnet_chacha20_stream_cpp(SEXP keySEXP, SEXP nonceSEXP, SEXP first_blockSEXP, SEXP wordsSEXP, SEXP pathSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< RawVector >::type key(keySEXP);
+    Rcpp::traits::input_parameter< RawVector >::type nonce(nonceSEXP);
+    Rcpp::traits::input_parameter< double >::type first_block(first_blockSEXP);
+    Rcpp::traits::input_parameter< int >::type words(wordsSEXP);
+    Rcpp::traits::input_parameter< std::string >::type path(pathSEXP);
+    rcpp_result_gen = Rcpp::wrap(chacha20_stream_cpp(key, nonce, first_block, words, path));
+    return rcpp_result_gen;
+END_RCPP
+}
+// os_random_bytes_cpp
+RawVector os_random_bytes_cpp(int size, std::string device);
+RcppExport SEXP _dpglmnet_os_random_bytes_cpp(SEXP sizeSEXP, SEXP deviceSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type size(sizeSEXP);
+    Rcpp::traits::input_parameter< std::string >::type device(deviceSEXP);
+    rcpp_result_gen = Rcpp::wrap(os_random_bytes_cpp(size, device));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_gdp_epsilon_cpp", (DL_FUNC) &_dpglmnet_gdp_epsilon_cpp, 2},
@@ -336,12 +387,16 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_dpscd_step_cpp", (DL_FUNC) &_dpglmnet_dpscd_step_cpp, 3},
     {"_dpglmnet_column_moments_cpp", (DL_FUNC) &_dpglmnet_column_moments_cpp, 2},
     {"_dpglmnet_report_noisy_max_cpp", (DL_FUNC) &_dpglmnet_report_noisy_max_cpp, 2},
+    {"_dpglmnet_column_quantiles_cpp", (DL_FUNC) &_dpglmnet_column_quantiles_cpp, 2},
     {"_dpglmnet_nonfinite_kind_cpp", (DL_FUNC) &_dpglmnet_nonfinite_kind_cpp, 1},
     {"_dpglmnet_minibatches_cpp", (DL_FUNC) &_dpglmnet_minibatches_cpp, 4},
-    {"_dpglmnet_sha256_file_cpp", (DL_FUNC) &_dpglmnet_sha256_file_cpp, 1},
     {"_dpglmnet_simd_isa_cpp", (DL_FUNC) &_dpglmnet_simd_isa_cpp, 0},
     {"_dpglmnet_dense_sweep_cpp", (DL_FUNC) &_dpglmnet_dense_sweep_cpp, 8},
     {"_dpglmnet_simd_exp_cpp", (DL_FUNC) &_dpglmnet_simd_exp_cpp, 1},
+    {"_dpglmnet_chacha20_block_cpp", (DL_FUNC) &_dpglmnet_chacha20_block_cpp, 3},
+    {"_dpglmnet_chacha20_paths_cpp", (DL_FUNC) &_dpglmnet_chacha20_paths_cpp, 0},
+    {"_dpglmnet_chacha20_stream_cpp", (DL_FUNC) &_dpglmnet_chacha20_stream_cpp, 5},
+    {"_dpglmnet_os_random_bytes_cpp", (DL_FUNC) &_dpglmnet_os_random_bytes_cpp, 2},
     {NULL, NULL, 0}
 };
 

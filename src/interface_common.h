@@ -63,13 +63,16 @@ inline const double* optional_column(SEXP v, int p) {
 }
 
 // Calls f(design) with a dense or sparse (dgCMatrix) view of x, no copy, and
-// the per-column transform list(bound, center, scale) (each NULL or length p)
+// the per-column transform list(lower, upper, center, scale) (each NULL or length p)
 // that the core applies as it reads x.
 template <class F>
 SEXP with_design(SEXP x, const Rcpp::List& transform, F&& f) {
   auto column_transform = [&](int p) {
     dpglmnet::ColumnTransform t;
-    t.bound = optional_column(setting(transform, "bound"), p);
+    t.lower = optional_column(setting(transform, "lower"), p);
+    t.upper = optional_column(setting(transform, "upper"), p);
+    if ((t.lower == nullptr) != (t.upper == nullptr))
+      Rcpp::stop("internal error: a clamp needs both ends");
     t.center = optional_column(setting(transform, "center"), p);
     t.scale = optional_column(setting(transform, "scale"), p);
     return t;

@@ -42,7 +42,8 @@ List fit_path_to_list(Solver& solver, int p, const List& s) {
       solver, p, lambdas, penalty, progress(integer(s, "trace"), lambdas.size()));
   NumericMatrix beta(p, static_cast<int>(lambdas.size()));
   std::copy(path.beta.begin(), path.beta.end(), beta.begin());
-  return List::create(Named("beta") = beta, Named("a0") = path.intercept);
+  return List::create(Named("beta") = beta, Named("a0") = path.intercept,
+                      Named("last_pass_change") = path.last_pass_change);
 }
 
 dpglmnet::DualSettings dual_settings(const List& s) {
@@ -213,8 +214,12 @@ List column_moments_cpp(SEXP x, List settings) {
   return with_design(x, setting(settings, "transform"), [&](const auto& design) -> SEXP {
     if (mean_sd.size() != design.cols() || second_sd.size() != design.cols())
       Rcpp::stop("internal error: one noise sd per column is needed");
-    const dpglmnet::ColumnMoments m =
-        dpglmnet::private_column_moments(design, mean_sd.begin(), second_sd.begin(), rng);
+    SEXP lower = setting(settings, "lower"), upper = setting(settings, "upper"),
+         shift = setting(settings, "shift");
+    const dpglmnet::ColumnMoments m = dpglmnet::private_column_moments(
+        design, mean_sd.begin(), second_sd.begin(), rng,
+        optional_column(lower, design.cols()), optional_column(upper, design.cols()),
+        optional_column(shift, design.cols()));
     return List::create(Named("mean") = m.mean, Named("second") = m.second);
   });
 }
@@ -235,4 +240,23 @@ IntegerVector report_noisy_max_cpp(NumericVector utility, List settings) {
     out[d] = 1 + dpglmnet::report_noisy_max(utility.begin(), static_cast<int>(utility.size()),
                                             scale, rng);
   return out;
+}
+
+// Private column quantiles by noisy-count bisection (standardize.h).
+// [[Rcpp::export(.column_quantiles_cpp)]]
+List column_quantiles_cpp(SEXP x, List settings) {
+  clear_avx_upper_state();
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  NumericVector bound = setting(settings, "search_bound");
+  NumericVector levels = setting(settings, "levels");
+  return with_design(x, setting(settings, "transform"), [&](const auto& design) -> SEXP {
+    if (bound.size() != design.cols() || levels.size() != 2)
+      Rcpp::stop("internal error: one search bound per column and two levels are needed");
+    NumericVector lower(design.cols()), upper(design.cols());
+    dpglmnet::private_column_quantiles(design, bound.begin(), levels[0], levels[1],
+                                       integer(settings, "steps"),
+                                       number(settings, "count_sd"), rng, lower.begin(),
+                                       upper.begin());
+    return List::create(Named("lower") = lower, Named("upper") = upper);
+  });
 }

@@ -1,17 +1,19 @@
-// R entry points that are not fits: input scanning, the dataset checksum,
-// and test hooks that let tests/testthat reach the core's parts (SIMD
-// sweeps, the vector exp, DP-SGD's minibatch sampler). Conversion only.
+// R entry points that are not fits: input scanning, and test hooks that let
+// tests/testthat reach the core's parts (SIMD sweeps, the vector exp, DP-SGD's
+// minibatch sampler). Conversion only.
 #include <Rcpp.h>
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "dpglmnet/chacha20.h"
 #include "dpglmnet/dpsgd.h"
 #include "dpglmnet/kernels.h"
 #include "dpglmnet/loss.h"
+#include "dpglmnet/os_entropy.h"
 #include "dpglmnet/random.h"
-#include "dpglmnet/sha256.h"
 #include "dpglmnet/simd.h"
 #include "interface_common.h"
 
@@ -47,13 +49,6 @@ IntegerMatrix minibatches_cpp(int n, int m, int draws, NumericVector seed) {
     for (int k = 0; k < m; ++k) out(d, k) = batch[k] + 1;
   }
   return out;
-}
-
-// SHA-256 of a file's bytes as 64 hex digits; "" if it cannot be read.
-// [[Rcpp::export(.sha256_file_cpp)]]
-std::string sha256_file_cpp(std::string path) {
-  clear_avx_upper_state();
-  return dpglmnet::sha256_file_hex(path);
 }
 
 // The instruction sets of the dense sweeps this processor runs, best first.
@@ -118,3 +113,101 @@ NumericVector simd_exp_cpp(NumericVector x) {
   return out;
 }
 
+// Test hook: RFC 8439's ChaCha20 block function (section 2.3), the 64 bytes
+// of keystream for a 32-byte key, a 32-bit block counter and a 12-byte
+// nonce, to check against the RFC's test vectors.
+// [[Rcpp::export(.chacha20_block_cpp)]]
+RawVector chacha20_block_cpp(RawVector key, RawVector nonce, double counter) {
+  if (key.size() != 32 || nonce.size() != 12)
+    Rcpp::stop("need a key of 32 bytes and a nonce of 12 bytes");
+  if (!(counter >= 0 && counter <= 4294967295.0 && counter == std::floor(counter)))
+    Rcpp::stop("need a block counter that is an integer in [0, 2^32)");
+  RawVector out(64);
+  dpglmnet::chacha20::block_bytes(key.begin(), static_cast<std::uint32_t>(counter),
+                                  nonce.begin(), out.begin());
+  return out;
+}
+
+// Test hook: the names of the ways of computing ChaCha20 blocks that this
+// build has and this processor runs; the buffered stream uses the last.
+// [[Rcpp::export(.chacha20_paths_cpp)]]
+CharacterVector chacha20_paths_cpp() {
+  CharacterVector paths = CharacterVector::create("one_by_one");
+#if DPGLMNET_CHACHA20_VECTOR
+  paths.push_back("4_lanes");
+#endif
+#if DPGLMNET_CHACHA20_AVX2
+  if (dpglmnet::chacha20::has_avx2()) paths.push_back("8_lanes_avx2");
+#endif
+  return paths;
+}
+
+// Test hook: the first `words` 64-bit words of the stream behind
+// rng = "secure" (64-bit counter from `first_block`, 8-byte nonce), each
+// written as 8 little-endian bytes, so they can be compared with the block
+// function's bytes. path "": the buffered stream the samplers read;
+// otherwise blocks computed by that path (chacha20_paths_cpp()).
+// [[Rcpp::export(.chacha20_stream_cpp)]]
+RawVector chacha20_stream_cpp(RawVector key, RawVector nonce, double first_block,
+                              int words, std::string path) {
+  if (key.size() != 32 || nonce.size() != 8)
+    Rcpp::stop("need a key of 32 bytes and a nonce of 8 bytes");
+  if (!(first_block >= 0 && first_block < 9007199254740992.0 &&
+        first_block == std::floor(first_block)))
+    Rcpp::stop("need a first block counter that is an integer in [0, 2^53)");
+  if (words < 0) Rcpp::stop("need words >= 0");
+  const std::uint64_t first = static_cast<std::uint64_t>(first_block);
+  std::vector<std::uint64_t> stream_words;
+  if (path.empty()) {
+    dpglmnet::ChaCha20Stream stream(key.begin(), nonce.begin(), first);
+    for (int k = 0; k < words; ++k) stream_words.push_back(stream());
+  } else {
+    std::uint32_t state[16];
+    for (int i = 0; i < 4; ++i) state[i] = dpglmnet::chacha20::kConstants[i];
+    for (int i = 0; i < 8; ++i) state[4 + i] = dpglmnet::chacha20::load_le32(key.begin() + 4 * i);
+    dpglmnet::chacha20::set_counter(state, first);
+    state[14] = dpglmnet::chacha20::load_le32(nonce.begin());
+    state[15] = dpglmnet::chacha20::load_le32(nonce.begin() + 4);
+    const int blocks = 8 * ((words + 63) / 64);  // whole groups of 8 blocks
+    stream_words.resize(8 * static_cast<std::size_t>(blocks));
+    if (path == "one_by_one") {
+      dpglmnet::chacha20::fill_one_by_one(state, stream_words.data(), blocks);
+#if DPGLMNET_CHACHA20_VECTOR
+    } else if (path == "4_lanes") {
+      dpglmnet::chacha20::fill_4_lanes(state, stream_words.data(), blocks);
+#endif
+#if DPGLMNET_CHACHA20_AVX2
+    } else if (path == "8_lanes_avx2" && dpglmnet::chacha20::has_avx2()) {
+      dpglmnet::chacha20::fill_8_lanes_avx2(state, stream_words.data(), blocks);
+#endif
+    } else {
+      Rcpp::stop("no ChaCha20 path '" + path + "' in this build on this processor");
+    }
+  }
+  RawVector out(8 * static_cast<R_xlen_t>(words));
+  for (int k = 0; k < words; ++k) {
+    for (int b = 0; b < 8; ++b) out[8 * k + b] = static_cast<Rbyte>(stream_words[k] >> (8 * b));
+  }
+  return out;
+}
+
+// Test hook: `size` bytes from the operating system's secure generator (the
+// key source of rng = "secure"); with `device` set, read from that file the
+// way systems without getrandom() read /dev/urandom, so the tests can see a
+// failure become an R error.
+// [[Rcpp::export(.os_random_bytes_cpp)]]
+RawVector os_random_bytes_cpp(int size, std::string device) {
+  if (size < 0) Rcpp::stop("need size >= 0");
+  RawVector out(size);
+#if defined(_WIN32)
+  if (!device.empty()) Rcpp::stop("no random device on Windows");
+#else
+  if (!device.empty()) {
+    dpglmnet::detail::read_random_device(device.c_str(), out.begin(),
+                                         static_cast<std::size_t>(size));
+    return out;
+  }
+#endif
+  dpglmnet::os_random_bytes(out.begin(), static_cast<std::size_t>(size));
+  return out;
+}

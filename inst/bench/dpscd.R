@@ -34,6 +34,8 @@
 #   Rscript inst/bench/dpscd.R                 # all three problems (minutes, one core)
 #   Rscript inst/bench/dpscd.R california_ridge
 suppressPackageStartupMessages(library(dpglmnet))
+# the paper's data loaders (load_electricity(), load_california())
+source(system.file("paper", "load.R", package = "dpglmnet"))
 options(width = 200)
 args <- commandArgs(trailingOnly = TRUE)
 problems <- if (length(args)) args else c("electricity_raw", "electricity_std",

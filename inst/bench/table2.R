@@ -27,6 +27,8 @@
 # stand-ins otherwise). The tuning looks at the data without privacy, as the
 # paper's did: it is an evaluation, not a private procedure.
 suppressPackageStartupMessages(library(dpglmnet))
+# the paper-reproduction tools (not private; inst/paper/README.md)
+source(system.file("paper", "load.R", package = "dpglmnet"))
 options(width = 200)
 args <- commandArgs(trailingOnly = TRUE)
 full <- "--full" %in% args

@@ -8,11 +8,23 @@
 # Two times are reported for dpglmnet: the whole dpglmnet() call (input
 # checks, calibration, object construction) and the C++ solver alone.
 suppressPackageStartupMessages(library(dpglmnet))
+# the paper-reproduction tools (not private; inst/paper/README.md)
+source(system.file("paper", "load.R", package = "dpglmnet"))
 options(width = 200)
 repeats <- as.integer(commandArgs(trailingOnly = TRUE)[1])
 if (is.na(repeats)) repeats <- 7L
 # Median over repeats; each repeat calls expr_fn until 0.05 s have passed
 # and divides, so millisecond runs are timed below the clock's resolution.
+# The settings list the C++ solver entries read (as R/solvers.R builds it),
+# for timing the solver alone: no intercept, no bounds, a fixed seed.
+core_settings <- function(family, lambda, alpha, p, ...) {
+  c(list(family = family, intercept = FALSE,
+         transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
+         lambda = lambda, alpha = alpha, penalty_factor = rep(1, p),
+         lower_limits = rep(-Inf, p), upper_limits = rep(Inf, p),
+         seed = c(1, 2), secure = FALSE, trace = 0L), list(...))
+}
+
 median_time <- function(expr_fn) {
   stats::median(vapply(seq_len(repeats), function(i) {
     gc(FALSE)
@@ -57,15 +69,15 @@ for (dataset in names(datasets)) {
       # The solver alone, with the settings dpglmnet() would pass it.
       core_time <- if (solver == "dpcd") {
         clip <- sqrt(m / sum(m))
-        median_time(function() dpglmnet:::.dpcd_path_cpp(
-          x, y01, problem$family, FALSE, problem$lambda, problem$alpha,
-          rep(1, p), rep(-Inf, p), rep(Inf, p), 1 / m, clip, 0.01 * clip,
-          as.integer(passes), "permutation", FALSE, c(1, 2), FALSE, 0L))
+        median_time(function() dpglmnet:::.dpcd_path_cpp(x, y01, core_settings(
+          problem$family, problem$lambda, problem$alpha, p,
+          coordinate_step = 1 / m, coordinate_clip = clip, noise_sd = 0.01 * clip,
+          passes = as.integer(passes), selection = "permutation", average = FALSE)))
       } else {
-        median_time(function() dpglmnet:::.dpsgd_path_cpp(
-          x, y01, problem$family, FALSE, problem$lambda, problem$alpha,
-          rep(1, p), rep(-Inf, p), rep(Inf, p), 1 / sum(m), 1, 0.01, 10L,
-          ceiling(passes * n / 10), c(1, 2), FALSE, 0L))
+        median_time(function() dpglmnet:::.dpsgd_path_cpp(x, y01, core_settings(
+          problem$family, problem$lambda, problem$alpha, p,
+          step_size = 1 / sum(m), clip = 1, noise_sd = 0.01, batch_size = 10L,
+          steps = ceiling(passes * n / 10))))
       }
       paper <- published$seconds[published$dataset == dataset &
                                    published$solver == solver &
@@ -104,10 +116,10 @@ for (rows in names(sweep_rows)) {
   for (family in c("binomial", "gaussian")) {
     m <- colMeans(x^2) * (if (family == "binomial") 0.25 else 1)
     clip <- sqrt(m / sum(m))
-    seconds <- median_time(function() dpglmnet:::.dpcd_path_cpp(
-      x, y, family, FALSE, problem$lambda, problem$alpha, rep(1, p),
-      rep(-Inf, p), rep(Inf, p), 1 / m, clip, 0.01 * clip, 50L, "permutation",
-      FALSE, c(1, 2), FALSE, 0L))
+    seconds <- median_time(function() dpglmnet:::.dpcd_path_cpp(x, y, core_settings(
+      family, problem$lambda, problem$alpha, p, coordinate_step = 1 / m,
+      coordinate_clip = clip, noise_sd = 0.01 * clip, passes = 50L,
+      selection = "permutation", average = FALSE)))
     floor_rows[[length(floor_rows) + 1L]] <- data.frame(
       rows = rows, n = nrow(x), loss = if (family == "binomial") "logistic" else "squared",
       seconds_50_passes = signif(seconds, 3),

@@ -12,14 +12,16 @@
 namespace dpglmnet {
 
 // The per-column map applied to every value read from x, so that neither
-// clamping to public bounds nor standardization needs a copy of x:
-//   x'_ij = (clamp(x_ij, -bound_j, bound_j) - center_j) * scale_j.
-// Clamping each record to public bounds is a per-record map (free for
-// privacy); center and scale are public or privately released constants.
-// A null pointer means no clamp, centre 0, scale 1. Sparse x is never
-// centred (it would fill in the zeros): its center must be null.
+// clamping nor standardization needs a copy of x:
+//   x'_ij = (min(max(x_ij, lower_j), upper_j) - center_j) * scale_j.
+// Clamping each record to public bounds (or to privately released
+// quantiles) is a per-record map (free for privacy); center and scale are
+// public or privately released constants. A null pointer means no clamp,
+// centre 0, scale 1. Sparse x is never centred (it would fill in the zeros)
+// and its clamp must keep 0 (lower_j <= 0 <= upper_j).
 struct ColumnTransform {
-  const double* bound = nullptr;   // length p, > 0 (+Inf: no clamp)
+  const double* lower = nullptr;   // length p (-Inf: no clamp)
+  const double* upper = nullptr;   // length p, >= lower (+Inf: no clamp)
   const double* center = nullptr;  // length p
   const double* scale = nullptr;   // length p, > 0
 };

@@ -17,6 +17,7 @@
 #define DPGLMNET_DPCD_H
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <vector>
 
@@ -62,6 +63,7 @@ class DPCoordinateDescent {
   void fit(const ElasticNetPenalty& penalty) {
     const int steps = coordinates_;
     for (int pass = 0; pass < passes_; ++pass) {
+      last_pass_change_ = 0.0;
       if (selection_ == Selection::permutation) rng_.shuffle(order_);
       if (average_) {
         std::fill(average_sum_.begin(), average_sum_.end(), 0.0);
@@ -91,6 +93,11 @@ class DPCoordinateDescent {
     apply_pending_change();
   }
 
+  // The largest |change| of a coefficient in the last pass of fit(): a
+  // convergence diagnostic. It depends on the data without noise of its
+  // own, so the R side reports it for epsilon = Inf fits only.
+  double last_pass_change() const { return last_pass_change_; }
+
   // The released (clipped, noisy) gradient of coordinate j at the current
   // point: one Gaussian mechanism.
   double private_gradient(int j) {
@@ -112,6 +119,7 @@ class DPCoordinateDescent {
     const double moved = old - gamma * private_gradient(j);
     const double updated = j < p_ ? penalty.prox(j, moved, gamma) : moved;
     if (updated == old) return;
+    last_pass_change_ = std::max(last_pass_change_, std::fabs(updated - old));
     coef_[j] = updated;
     pending_coordinate_ = j;
     pending_change_ = updated - old;
@@ -152,6 +160,7 @@ class DPCoordinateDescent {
   // The update of the last step, not yet applied to eta (-1: none).
   int pending_coordinate_ = -1;
   double pending_change_ = 0.0;
+  double last_pass_change_ = 0.0;
 };
 
 }  // namespace dpglmnet

@@ -125,6 +125,7 @@ class DPDualCoordinateDescent {
                           RandomSource& rng)
       : records_(x), n_(x.rows()), p_(x.cols()), y_(y), settings_(settings), rng_(rng),
         sampler_(n_, settings.batch_size), dual_(n_, 0.0), v_(p_, 0.0), coef_(p_, 0.0),
+        snapshot_(p_, 0.0),
         row_scale_(n_, 1.0), kappa_unit_(n_, 0.0), batch_(settings.batch_size),
         dots_(settings.batch_size), zeta_(settings.batch_size),
         weight_(settings.batch_size), noise_(settings.batch_size) {
@@ -147,12 +148,26 @@ class DPDualCoordinateDescent {
 
   void fit(const ElasticNetPenalty& penalty) {
     set_lambda(penalty.lambda);
+    // The last epoch (n / m steps) starts here: its change of the primal
+    // model is the convergence diagnostic (reported for epsilon = Inf only).
+    const long long epoch = (n_ + settings_.batch_size - 1) / settings_.batch_size;
+    const long long last_epoch = std::max(0LL, settings_.steps - epoch);
     for (long long t = 0; t < settings_.steps; ++t) {
+      if (t == last_epoch) std::copy(v_.begin(), v_.end(), snapshot_.begin());
       sampler_.draw(rng_, batch_.data());
       step(batch_.data());
     }
-    for (int j = 0; j < p_; ++j) coef_[j] = v_[j] * inverse_lambda_n_;
+    last_pass_change_ = 0.0;
+    for (int j = 0; j < p_; ++j) {
+      coef_[j] = v_[j] * inverse_lambda_n_;
+      if (settings_.steps > 0)
+        last_pass_change_ = std::max(last_pass_change_,
+                                     std::fabs(v_[j] - snapshot_[j]) * inverse_lambda_n_);
+    }
   }
+
+  // The largest |change| of a coefficient over the last epoch of fit().
+  double last_pass_change() const { return last_pass_change_; }
 
   // Test hooks: the state (a, v), lambda, and one step on a given batch.
   void set_state(const double* dual, const double* shared) {
@@ -199,7 +214,8 @@ class DPDualCoordinateDescent {
   const DualSettings settings_;
   RandomSource& rng_;
   MinibatchSampler sampler_;
-  std::vector<double> dual_, v_, coef_;
+  std::vector<double> dual_, v_, coef_, snapshot_;
+  double last_pass_change_ = 0.0;
   std::vector<double> row_scale_, kappa_unit_;
   std::vector<int> batch_;
   std::vector<double> dots_, zeta_, weight_, noise_;

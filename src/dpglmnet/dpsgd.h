@@ -299,6 +299,7 @@ class DPStochasticGradient {
       : records_(x), n_(x.rows()), p_(x.cols()),
         coordinates_(x.cols() + (intercept ? 1 : 0)), settings_(settings),
         rng_(rng), coef_(coordinates_, 0.0), gradient_(coordinates_, 0.0),
+        snapshot_(coordinates_, 0.0),
         sampler_(n_, std::max(settings.batch_size, 1)), label_cap_(n_),
         batch_(kSlots * static_cast<std::size_t>(std::max(settings.batch_size, 1))),
         eta_(std::max(settings.batch_size, 1)), weight_(eta_.size()),
@@ -321,8 +322,22 @@ class DPStochasticGradient {
 
   void fit(const ElasticNetPenalty& penalty) {
     plan_prox(penalty);
-    for (long long t = 0; t < settings_.steps; ++t) step();
+    // The last epoch (n / m steps) starts here: its coefficient change is the
+    // convergence diagnostic (reported for epsilon = Inf fits only).
+    const long long epoch = (n_ + settings_.batch_size - 1) / settings_.batch_size;
+    const long long last_epoch = std::max(0LL, settings_.steps - epoch);
+    for (long long t = 0; t < settings_.steps; ++t) {
+      if (t == last_epoch) std::copy(coef_.begin(), coef_.end(), snapshot_.begin());
+      step();
+    }
+    last_pass_change_ = 0.0;
+    if (settings_.steps > 0)
+      for (int j = 0; j < coordinates_; ++j)
+        last_pass_change_ = std::max(last_pass_change_, std::fabs(coef_[j] - snapshot_[j]));
   }
+
+  // The largest |change| of a coefficient over the last epoch of fit().
+  double last_pass_change() const { return last_pass_change_; }
 
   // The private full-batch gradient at the current point (every record,
   // clipped, summed, noised, divided by n): one Gaussian release. Returns
@@ -435,7 +450,8 @@ class DPStochasticGradient {
   const int n_, p_, coordinates_;
   const StochasticSettings settings_;
   RandomSource& rng_;
-  std::vector<double> coef_, gradient_;
+  std::vector<double> coef_, gradient_, snapshot_;
+  double last_pass_change_ = 0.0;
   MinibatchSampler sampler_;
   std::vector<LabelCap> label_cap_;
   static constexpr int kLookahead = 1;

@@ -1,6 +1,7 @@
 // Regularization path driver shared by the solvers: decreasing lambda, warm
-// starts. A Solver provides coordinates(), coef() (features then intercept)
-// and fit(penalty); the driver knows nothing of how it is private.
+// starts. A Solver provides coordinates(), coef() (features then intercept),
+// fit(penalty) and last_pass_change(); the driver knows nothing of how it is
+// private.
 #ifndef DPGLMNET_PATH_H
 #define DPGLMNET_PATH_H
 
@@ -16,6 +17,9 @@ namespace dpglmnet {
 struct PathResult {
   std::vector<double> beta;       // p x nlambda, column-major
   std::vector<double> intercept;  // nlambda (zeros without an intercept)
+  // Per lambda, the largest coefficient change in the solver's last pass: a
+  // convergence diagnostic computed without noise (epsilon = Inf fits only).
+  std::vector<double> last_pass_change;
 };
 
 // after_lambda(l) is called once each lambda is done (progress, interrupts).
@@ -27,6 +31,7 @@ PathResult fit_path(Solver& solver, int p, const std::vector<double>& lambdas,
   PathResult result;
   result.beta.assign(static_cast<std::size_t>(p) * nlambda, 0.0);
   result.intercept.assign(nlambda, 0.0);
+  result.last_pass_change.assign(nlambda, 0.0);
   for (int l = 0; l < nlambda; ++l) {
     penalty.lambda = lambdas[l];
     solver.fit(penalty);
@@ -34,6 +39,7 @@ PathResult fit_path(Solver& solver, int p, const std::vector<double>& lambdas,
     std::copy(coef.begin(), coef.begin() + p,
               result.beta.begin() + static_cast<std::size_t>(l) * p);
     if (solver.coordinates() > p) result.intercept[l] = coef[p];
+    result.last_pass_change[l] = solver.last_pass_change();
     if (after_lambda) after_lambda(l);
   }
   return result;

@@ -2,10 +2,11 @@
 //
 // Two sources behind one class: a fast seeded generator (xoshiro256++,
 // Blackman & Vigna 2021, seeded through splitmix64) so that a fit is
-// reproducible from R's set.seed(), and the operating system's
-// cryptographically secure generator (/dev/urandom through
-// std::random_device) for releases where an adversary might otherwise
-// predict the noise from the seed. Both feed the same samplers.
+// reproducible from R's set.seed(), and a cryptographically secure one
+// (ChaCha20, chacha20.h, keyed with 256 bits from the operating system's
+// generator, os_entropy.h, each time a source is made) for releases where an
+// adversary might otherwise predict the noise from the seed. Both feed the
+// same samplers with uniform 64-bit words.
 //
 // Normal deviates come from the ziggurat of Marsaglia & Tsang (2000, "The
 // ziggurat method for generating random variables", J. Stat. Softw. 5(8)),
@@ -25,9 +26,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <random>
 #include <string>
 #include <utility>
+
+#include "dpglmnet/chacha20.h"
+#include "dpglmnet/os_entropy.h"
 
 namespace dpglmnet {
 
@@ -153,24 +156,33 @@ DPGLMNET_ALWAYS_INLINE double ziggurat_normal(const ZigguratTables& t, Bits& bit
 
 class RandomSource {
  public:
-  // secure = false: xoshiro256++ seeded from `seed`; secure = true: the
-  // operating system's entropy source (the seed is ignored).
+  // secure = false: xoshiro256++ seeded from `seed`; secure = true:
+  // ChaCha20 with a fresh key from the operating system (the seed is
+  // ignored). Throws std::runtime_error if the operating system's generator
+  // fails.
   RandomSource(std::uint64_t seed, bool secure)
       : zig_(&detail::ziggurat_tables()) {
-    if (secure) device_.reset(new std::random_device("/dev/urandom"));
+    if (secure) {
+      unsigned char key[32];
+      os_random_bytes(key, sizeof key);
+      const unsigned char nonce[8] = {0};  // a fresh key per stream: a fixed nonce is safe
+      secure_.reset(new ChaCha20Stream(key, nonce));
+      volatile unsigned char* wipe = key;
+      for (std::size_t i = 0; i < sizeof key; ++i) wipe[i] = 0;
+    }
     std::uint64_t s = seed;
     for (auto& word : fast_.s) word = splitmix64(s);
   }
 
-  std::uint64_t next_u64() { return device_ ? device_u64() : fast_(); }
+  std::uint64_t next_u64() { return secure_ ? (*secure_)() : fast_(); }
 
   // Uniform on (0, 1]: 53 random bits, never 0 so that log() is finite.
   double uniform_open0() { return detail::open0(next_u64()); }
 
   // Standard normal (ziggurat, exact; see the top of the file).
   double gaussian() {
-    if (device_) {
-      SecureBits bits{this};
+    if (secure_) {
+      SecureBits bits{secure_.get()};
       return detail::ziggurat_normal(*zig_, bits);
     }
     return detail::ziggurat_normal(*zig_, fast_);
@@ -180,8 +192,8 @@ class RandomSource {
   // for k < count: independent standard normals, drawn in order k = 0, 1, ...
   // (the same stream as count calls of gaussian()), as one block.
   void gaussian_block(double* values, std::size_t count, double sd, bool add) {
-    if (device_)
-      normals(SecureBits{this}, *zig_, values, count, sd, add);
+    if (secure_)
+      normals(SecureBits{secure_.get()}, *zig_, values, count, sd, add);
     else
       fast_ = normals(fast_, *zig_, values, count, sd, add);
   }
@@ -194,8 +206,8 @@ class RandomSource {
 
   // Uniform integer in [0, bound), unbiased (Lemire 2019).
   std::uint32_t index(std::uint32_t bound) {
-    if (device_) {
-      SecureBits bits{this};
+    if (secure_) {
+      SecureBits bits{secure_.get()};
       return bounded(bits, bound);
     }
     return bounded(fast_, bound);
@@ -206,8 +218,8 @@ class RandomSource {
   // current order of values).
   template <class T>
   void partial_shuffle(T* values, std::uint32_t size, std::uint32_t count) {
-    if (device_)
-      partial_shuffle(SecureBits{this}, values, size, count);
+    if (secure_)
+      partial_shuffle(SecureBits{secure_.get()}, values, size, count);
     else
       fast_ = partial_shuffle(fast_, values, size, count);
   }
@@ -223,8 +235,8 @@ class RandomSource {
 
  private:
   struct SecureBits {
-    RandomSource* source;
-    std::uint64_t operator()() { return source->device_u64(); }
+    ChaCha20Stream* stream;
+    std::uint64_t operator()() { return (*stream)(); }
   };
 
   // The block loops take the generator by value and return it, so that
@@ -267,12 +279,6 @@ class RandomSource {
     return static_cast<std::uint32_t>(product >> 32);
   }
 
-  std::uint64_t device_u64() {
-    const std::uint64_t hi = (*device_)();
-    const std::uint64_t lo = (*device_)();
-    return (hi << 32) ^ lo;
-  }
-
   static std::uint64_t splitmix64(std::uint64_t& s) {
     std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -281,7 +287,7 @@ class RandomSource {
   }
 
   detail::Xoshiro256pp fast_;
-  std::unique_ptr<std::random_device> device_;
+  std::unique_ptr<ChaCha20Stream> secure_;  // null: the seeded generator
   const detail::ZigguratTables* zig_;
 };
 

@@ -38,8 +38,9 @@ test_that("the cv ledger is the parallel-composition maximum", {
   n <- 1000; p <- 4
   x <- matrix(rnorm(n * p), n, p)
   y <- factor(ifelse(x[, 1] - x[, 2] + rnorm(n) > 0, "b", "a"))
-  cvfit <- cv.dpglmnet(x, y, family = "binomial", epsilon = 1, x.bounds = 4,
-                       nlambda = 5)
+  cvfit <- suppressWarnings(
+    cv.dpglmnet(x, y, family = "binomial", epsilon = 1, x.bounds = 4, nlambda = 5),
+    classes = "dpglmnet_warning")
   led <- cvfit$privacy
   path_eps <- cvfit$dpglmnet.fit$privacy$epsilon
   # report-noisy-max with Gumbel scale 2B / epsilon is epsilon-DP
@@ -66,6 +67,6 @@ test_that("cv.dpglmnet and path methods check their arguments", {
   expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, type.measure = "class"),
                         "`type.measure`")
   expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, lambda = 0.1), "`lambda`")
-  fit <- dpglmnet(x, y, epsilon = Inf, lambda = c(0.2, 0.1), passes = 2)
+  fit <- dpglmnet(x, y, epsilon = Inf, lambda = c(0.2, 0.1), passes = 50)
   expect_dpglmnet_error(coef(fit, s = "lambda.min"), "cv.dpglmnet")
 })

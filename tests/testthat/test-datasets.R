@@ -1,32 +1,9 @@
-# Loaders of the paper's real datasets, their SHA-256 check, and the
-# synthetic data generators.
+# Loaders of the paper's real datasets, their checksum check, and the
+# synthetic data generators: the paper-reproduction scripts of inst/paper/,
+# loaded from the installed package.
+source(system.file("paper", "load.R", package = "dpglmnet"), local = TRUE)
 
-sha256_file <- function(...) getFromNamespace(".sha256_file_cpp", "dpglmnet")(...)
-
-sha256_of_bytes <- function(bytes) {
-  file <- tempfile()
-  on.exit(unlink(file))
-  writeBin(bytes, file)
-  sha256_file(file)
-}
-
-test_that("SHA-256 matches the FIPS 180-4 test vectors", {
-  expect_identical(sha256_of_bytes(raw(0)),
-                   "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-  expect_identical(sha256_of_bytes(charToRaw("abc")),
-                   "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-  # the two-block, 448-bit message
-  expect_identical(
-    sha256_of_bytes(charToRaw("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")),
-    "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-  # one million "a": many read chunks, padding in a block of its own
-  expect_identical(sha256_of_bytes(rep(charToRaw("a"), 1e6)),
-                   "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
-})
-
-test_that("SHA-256 of a file that cannot be read is empty", {
-  expect_identical(sha256_file(file.path(tempdir(), "no-such-file.csv")), "")
-})
+md5_file <- function(file) unname(tools::md5sum(file))
 
 test_that("a NULL or wrong path errors with advice", {
   err <- expect_dpglmnet_error(load_california(path = NULL), "path")
@@ -63,8 +40,7 @@ test_that("California loads with the paper's shape and smoothness range", {
   skip_if(is.null(dpglmnet_data_dir()), "the paper's data were not found")
   data <- load_california()
   expect_identical(data$name, "california")
-  expect_identical(
-    data$sha256, "4ba2e6eefdd7b1e1062d53b125dcec17d159446c4174a249f85c90881c02101e")
+  expect_identical(data$md5, "a4b4350b15221e77e7e4100cbdade88b")
   expect_true(is.matrix(data$x) && is.double(data$x))
   expect_identical(dim(data$x), c(20640L, 8L))
   expect_identical(colnames(data$x),
@@ -85,6 +61,7 @@ test_that("Electricity loads with the paper's shape, classes and smoothness", {
   skip_if(is.null(dpglmnet_data_dir()), "the paper's data were not found")
   data <- load_electricity()
   expect_identical(data$name, "electricity")
+  expect_identical(data$md5, "3134f82204857135380d661e8f95eb58")
   expect_identical(dim(data$x), c(45312L, 8L))
   expect_identical(colnames(data$x),
                    c("date", "day", "period", "nswprice", "nswdemand",
@@ -113,6 +90,21 @@ test_that("standardize = TRUE gives mean 0 and population sd 1, y unchanged", {
   }
 })
 
+test_that("a file that is not the published one is refused, naming both MD5s", {
+  # needs no data: any other bytes under the expected name
+  folder <- tempfile("fake-data-")
+  dir.create(folder)
+  on.exit(unlink(folder, recursive = TRUE))
+  fake <- file.path(folder, "electricity.csv")
+  writeLines(c("date,day,period,nswprice,nswdemand,vicprice,vicdemand,transfer,class",
+               "0,2,0,0.056443,0.439155,0.003467,0.422915,0.414912,UP"), fake)
+  err <- expect_dpglmnet_error(load_electricity(path = folder), "path")
+  expect_match(conditionMessage(err), "electricity.csv that is not the published one",
+               fixed = TRUE)
+  expect_match(conditionMessage(err), md5_file(fake), fixed = TRUE)
+  expect_match(conditionMessage(err), "3134f82204857135380d661e8f95eb58", fixed = TRUE)
+})
+
 test_that("a modified copy of the data fails the checksum", {
   skip_if(is.null(dpglmnet_data_dir()), "the paper's data were not found")
   folder <- tempfile("corrupt-data-")
@@ -122,11 +114,11 @@ test_that("a modified copy of the data fails the checksum", {
   lines[2] <- sub("8.3252", "8.3253", lines[2], fixed = TRUE)
   writeLines(lines, file.path(folder, "california.csv"))
   err <- expect_dpglmnet_error(load_california(path = folder), "path")
-  expect_match(conditionMessage(err),
-               "4ba2e6eefdd7b1e1062d53b125dcec17d159446c4174a249f85c90881c02101e",
+  expect_match(conditionMessage(err), "not the published one", fixed = TRUE)
+  expect_match(conditionMessage(err), "a4b4350b15221e77e7e4100cbdade88b",
                fixed = TRUE)
   expect_match(conditionMessage(err),
-               sha256_file(file.path(folder, "california.csv")), fixed = TRUE)
+               md5_file(file.path(folder, "california.csv")), fixed = TRUE)
   # the electricity file stored under the California name
   file.copy(file.path(dpglmnet_data_dir(), "electricity.csv"),
             file.path(folder, "california.csv"), overwrite = TRUE)
@@ -155,8 +147,9 @@ test_that("simulate_sparse_lasso has the asked shape and sparsity", {
 })
 
 test_that("the Sparse LASSO default noise is calibrated to the paper's start error", {
-  # the first-order formula of ?simulate_sparse_lasso gives the default noise
-  expect_equal(dpglmnet:::sparse_lasso_noise(), 1.96, tolerance = 0.01)
+  # the first-order formula above simulate_sparse_lasso() (inst/paper/datasets.R)
+  # gives the default noise
+  expect_equal(sparse_lasso_noise(), 1.96, tolerance = 0.01)
   # and, on simulated data, a start error F(0)/F* - 1 near the paper's 0.7551
   # with about 10 non-zeros (one seed; over seeds 1..10 the mean is 0.742,
   # the range 0.66 to 0.83)

@@ -5,7 +5,7 @@
 dpscd_step <- function(x, y, family, dual, shared, batch, lambda, clip, row_bound,
                        noise_sd = 0, seed = c(1, 2)) {
   dpglmnet:::.dpscd_step_cpp(x, y, list(
-    family = family, transform = list(bound = NULL, center = NULL, scale = NULL),
+    family = family, transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
     seed = seed, secure = FALSE, clip = clip, noise_sd = noise_sd,
     row_bound = row_bound, batch_size = length(batch), steps = 1,
     dual = dual, shared = shared, batch = as.integer(batch), lambda = lambda))
@@ -184,7 +184,7 @@ test_that("a private DP-SCD path runs, dense and sparse agree, lambda_max is the
   expect_identical(a$settings$solver, "dpscd")
   # epsilon = Inf, no lambda: lambda_max = max_j |x_j'y| / n (alpha floored at 1)
   fit <- dpglmnet(d$x, d$y, alpha = 0, intercept = FALSE, standardize = FALSE,
-                  solver = "dpscd", epsilon = Inf, nlambda = 3, passes = 1)
+                  solver = "dpscd", epsilon = Inf, nlambda = 3, passes = 100)
   expect_equal(fit$lambda[1], max(abs(crossprod(d$x, d$y))) / 200)
 })
 

@@ -154,7 +154,7 @@ test_that("the sampler refuses impossible sizes instead of crashing", {
   d <- simulate_gaussian(n = 20, p = 2)
   settings <- list(
     family = "gaussian", intercept = FALSE,
-    transform = list(bound = NULL, center = NULL, scale = NULL), lambda = 0.1,
+    transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL), lambda = 0.1,
     alpha = 1, penalty_factor = c(1, 1), lower_limits = c(-Inf, -Inf),
     upper_limits = c(Inf, Inf), step_size = 0.1, clip = 1, noise_sd = 0.1,
     batch_size = 21L, steps = 5, seed = c(1, 2), secure = FALSE, trace = 0L)

@@ -110,11 +110,31 @@ test_that("bad arguments name themselves", {
 })
 
 test_that("methods check their arguments", {
-  fit <- dpglmnet(x, y, epsilon = 1, x.bounds = 5)
+  fit <- suppressWarnings(dpglmnet(x, y, epsilon = 1, x.bounds = 5),
+                          classes = "dpglmnet_warning")
   expect_dpglmnet_error(coef(fit, s = -1), "`s`")
   expect_dpglmnet_error(predict(fit, x[, 1:2]), "`newx`")
   expect_dpglmnet_error(predict(fit), "`newx`")
   expect_dpglmnet_error(predict(fit, x, type = "probability"), "`type`")
   expect_dpglmnet_error(predict(fit, x, type = "class"), "`type`")
   expect_dpglmnet_error(plot(fit, xvar = "dev"), "`xvar`")
+})
+
+test_that("fits say when the answer is noise, diverged or has not converged", {
+  set.seed(5)
+  x <- matrix(rnorm(3000), 1000, 3)
+  y <- drop(x %*% c(1, -1, 0)) + rnorm(1000)
+  expect_warning(dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 6, step = 3),
+                 class = "dpglmnet_warning", regexp = "`step` = 3 is above 2")
+  expect_warning(dpglmnet(x, y, epsilon = Inf, lambda = 0.01, passes = 1),
+                 class = "dpglmnet_warning", regexp = "not converged in 1 passes")
+  expect_silent(dpglmnet(x, y, epsilon = Inf, lambda = 0.01, passes = 200))
+  # 100 records at epsilon 0.2: the calibrated noise swamps any coefficient
+  expect_warning(dpglmnet(x[1:100, ], y[1:100], epsilon = 0.2, x.bounds = 4,
+                          y.bound = 6),
+                 class = "dpglmnet_warning", regexp = "noise may swamp")
+  # a divergent step is reported, never silent
+  expect_warning(dpglmnet(x, y, epsilon = Inf, lambda = 0.01, step = 50, passes = 300,
+                          standardize = TRUE),
+                 class = "dpglmnet_warning", regexp = "diverged")
 })

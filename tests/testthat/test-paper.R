@@ -1,3 +1,7 @@
+# The paper-reproduction scripts of inst/paper/ (problems, published tables,
+# objective, tuning), loaded from the installed package.
+source(system.file("paper", "load.R", package = "dpglmnet"), local = TRUE)
+
 test_that("the published tables are complete", {
   t <- paper_tables()
   expect_equal(nrow(t$table2), 5 * 2 * 5)
@@ -127,4 +131,15 @@ test_that("coarse-then-fine tuning refines around the best point", {
   expect_false(on_lattice(r2$clip, 2) && on_lattice(r2$step, 2))
   expect_dpglmnet_error(tune_nonprivate(p$x, p$y, grid = grid, refine = -1),
                         "`refine`")
+})
+
+test_that("the paper tools are scripts, not exports of the package", {
+  exports <- getNamespaceExports("dpglmnet")
+  for (name in c("paper_problem", "paper_tables", "paper_experiment", "paper_grid",
+                 "paper_reference", "tune_nonprivate", "dpglmnet_objective",
+                 "load_california", "load_electricity", "dpglmnet_data_dir",
+                 "simulate_sparse_lasso", "simulate_imbalanced")) {
+    expect_false(name %in% exports)
+    expect_true(is.function(get(name)))
+  }
 })

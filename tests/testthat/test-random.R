@@ -11,7 +11,7 @@ raw_draws <- function(count, seed, secure = FALSE) {
                             dims = c(1L, count))
   dpglmnet:::.dpsgd_start_gradient_cpp(x, 0, list(
     family = "gaussian", intercept = FALSE,
-    transform = list(bound = NULL, center = NULL, scale = NULL), clip = 1,
+    transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL), clip = 1,
     noise_sd = 1, seed = c(seed, 1), secure = secure))
 }
 
@@ -90,15 +90,55 @@ test_that("the same seed gives the same draws, another seed others", {
 })
 
 test_that("the secure source draws N(0, 1) through the same sampler", {
-  z <- raw_draws(5e5, seed = 1, secure = TRUE)
+  # ChaCha20 keyed from the operating system (its test vectors are in
+  # test-chacha20.R): the same checks as the seeded source, tails included.
+  z <- raw_draws(2e6, seed = 1, secure = TRUE)
+  n <- length(z)
+  expect_true(all(is.finite(z)))
   expect_standard_normal_moments(z)
   expect_gt(suppressWarnings(stats::ks.test(z, "pnorm")$p.value), 1e-4)
-  expect_binomial_count(sum(abs(z) > 3), length(z), 2 * stats::pnorm(-3))
+  expect_binomial_count(sum(z > 0), n, 0.5)
+  r <- 3.6541528853610088
+  for (a in c(3, r, 4)) {
+    expect_binomial_count(sum(z > a), n, stats::pnorm(-a))
+    expect_binomial_count(sum(z < -a), n, stats::pnorm(-a))
+  }
+  tail <- abs(z[abs(z) > 3])
+  truncated <- function(q) (stats::pnorm(q) - stats::pnorm(3)) / stats::pnorm(-3)
+  expect_gt(stats::ks.test(tail, truncated)$p.value, 1e-4)
   # the seed is ignored
   expect_false(any(raw_draws(1000, 1, secure = TRUE) == raw_draws(1000, 1, secure = TRUE)))
   d <- noise_draws(1000, seed = 1, rng = "secure")
   expect_identical(d$fit$privacy$rng, "secure")
   expect_false(any(d$z == noise_draws(1000, seed = 1, rng = "secure")$z))
+})
+
+test_that("DP-SGD's noise drawn with the secure source is N(0, 1) per coordinate", {
+  d <- noise_draws(1e5, seed = 2, rng = "secure")
+  expect_standard_normal_moments(d$z)
+  expect_gt(stats::ks.test(d$z, "pnorm")$p.value, 1e-4)
+})
+
+test_that("Laplace draws have the Laplace law, from either source", {
+  # Private smoothness of one record with x_ij^2 = 1/2 and bound 1: M_j is
+  # 1/2 + L_j, L_j ~ Laplace(scale), clamped to [scale, 1]; inside
+  # (-0.35, 0.35) no clamp binds, so L_j there is a truncated Laplace.
+  p <- 1e5
+  scale <- 0.1
+  x <- matrix(sqrt(0.5), 1, p)
+  laplace_cdf <- function(q) ifelse(q < 0, 0.5 * exp(q / scale), 1 - 0.5 * exp(-q / scale))
+  inner <- function(q) (laplace_cdf(q) - laplace_cdf(-0.35)) / (1 - 2 * laplace_cdf(-0.35))
+  for (secure in c(FALSE, TRUE)) {
+    out <- dpglmnet:::.private_smoothness_cpp(x, list(
+      transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL), curvature = 1,
+      value_bound = rep(1, p), epsilon = p / scale, seed = c(11, 3), secure = secure))
+    expect_equal(out$laplace_scale, rep(scale, p))
+    l <- out$smoothness - 0.5
+    l <- l[abs(l) < 0.35]
+    expect_binomial_count(length(l), p, 1 - 2 * laplace_cdf(-0.35))
+    expect_binomial_count(sum(l > 0), length(l), 0.5)
+    expect_gt(stats::ks.test(l, inner)$p.value, 1e-4)
+  }
 })
 
 test_that("DP-SGD adds noise of sd z * 2C to the minibatch sum", {

@@ -2,47 +2,50 @@
 # reusable problem definitions for the reproduction vignette and benchmarks.
 # Protocol: ../shared/data/README.md of the project (no intercept, start at
 # zero, relative error to the non-private optimum on the training objective).
+# Part of the script library in inst/paper/ (see its README.md): non-private
+# evaluation tools, loaded with
+# source(system.file("paper", "load.R", package = "dpglmnet")); they use the
+# functions of datasets.R, tuning.R and evaluation.R.
 
 paper_problem_names <- c("electricity_imbalanced", "electricity_balanced",
                          "california_imbalanced", "california_balanced",
                          "sparse_lasso")
 
-#' The DP-CD paper's experimental problems
-#'
-#' Builds one of the five problems of Mangold et al. (2022, Sec. 6 and
-#' App. G) with the paper's protocol: California housing (LASSO, raw
-#' "imbalanced" columns with lambda = 1, or standardized "balanced" ones with
-#' lambda = 0.1), Electricity (L2-regularized logistic regression with
-#' lambda = 1/n, raw or standardized), and the synthetic Sparse LASSO
-#' (n = p = 1000, 10 active features, epsilon = 10; data and lambda from
-#' [simulate_sparse_lasso()], calibrated to the paper's start error 0.7551
-#' since the paper publishes neither). No intercept; epsilon = 1 (10 for
-#' Sparse LASSO) and delta = 1/n^2.
-#'
-#' When the real data are not found (see [dpglmnet_data_dir()]) the problem
-#' is built on generated data of the same shape and imbalance (with a message
-#' saying so): the coordinate smoothness constants are spread log-uniformly
-#' over the range the paper reports for the raw data (California 1.4 to
-#' 3.3e6, Electricity 2.9e-5 to 5.0), or all equal for the balanced variants.
-#'
-#' The returned `x.bounds` (twice each column's largest absolute value, the
-#' paper's crude bound for private smoothness constants) and `smoothness`
-#' (the exact constants, which the paper's DP-CD treats as given) are
-#' computed from the data without privacy, exactly as in the paper: they
-#' serve to reproduce its experiments, not to release anything.
-#'
-#' @param name One of `"electricity_imbalanced"`, `"electricity_balanced"`,
-#'   `"california_imbalanced"`, `"california_balanced"`, `"sparse_lasso"`.
-#' @param path Directory holding the paper's data files.
-#' @param seed Seed of the generated data (Sparse LASSO, and stand-ins).
-#' @return A list with `name`, `x`, `y`, `family`, `alpha`, `lambda`,
-#'   `epsilon`, `delta`, `x.bounds`, `smoothness`, `data` (what the data are:
-#'   the file and its checksum, or "generated") and `published`, the
-#'   problem's rows of the paper's Tables 2 and 3 (see [paper_tables()]).
-#' @examples
-#' prob <- paper_problem("sparse_lasso")
-#' dim(prob$x)
-#' @export
+# The DP-CD paper's experimental problems
+#
+# Builds one of the five problems of Mangold et al. (2022, Sec. 6 and
+# App. G) with the paper's protocol: California housing (LASSO, raw
+# "imbalanced" columns with lambda = 1, or standardized "balanced" ones with
+# lambda = 0.1), Electricity (L2-regularized logistic regression with
+# lambda = 1/n, raw or standardized), and the synthetic Sparse LASSO
+# (n = p = 1000, 10 active features, epsilon = 10; data and lambda from
+# simulate_sparse_lasso(), calibrated to the paper's start error 0.7551
+# since the paper publishes neither). No intercept; epsilon = 1 (10 for
+# Sparse LASSO) and delta = 1/n^2.
+#
+# When the real data are not found (see dpglmnet_data_dir()) the problem
+# is built on generated data of the same shape and imbalance (with a message
+# saying so): the coordinate smoothness constants are spread log-uniformly
+# over the range the paper reports for the raw data (California 1.4 to
+# 3.3e6, Electricity 2.9e-5 to 5.0), or all equal for the balanced variants.
+#
+# The returned `x.bounds` (twice each column's largest absolute value, the
+# paper's crude bound for private smoothness constants) and `smoothness`
+# (the exact constants, which the paper's DP-CD treats as given) are
+# computed from the data without privacy, exactly as in the paper: they
+# serve to reproduce its experiments, not to release anything.
+#
+# name: One of `"electricity_imbalanced"`, `"electricity_balanced"`,
+#   `"california_imbalanced"`, `"california_balanced"`, `"sparse_lasso"`.
+# path: Directory holding the paper's data files.
+# seed: Seed of the generated data (Sparse LASSO, and stand-ins).
+# Returns: A list with `name`, `x`, `y`, `family`, `alpha`, `lambda`,
+#   `epsilon`, `delta`, `x.bounds`, `smoothness`, `data` (what the data are:
+#   the file and its checksum, or "generated") and `published`, the
+#   problem's rows of the paper's Tables 2 and 3 (see paper_tables()).
+# Example:
+# prob <- paper_problem("sparse_lasso")
+# dim(prob$x)
 paper_problem <- function(name = paper_problem_names, path = dpglmnet_data_dir(),
                           seed = 2022) {
   name <- check_choice(name, paper_problem_names, "name")
@@ -67,7 +70,7 @@ paper_problem <- function(name = paper_problem_names, path = dpglmnet_data_dir()
       }
       x <- loaded$x
       y <- loaded$y
-      data_note <- sprintf("%s (sha256 %s)", file, loaded$sha256)
+      data_note <- sprintf("%s (md5 %s)", file, loaded$md5)
     } else {
       message("dpglmnet: the ", dataset, " data were not found (set ",
               "DPGLMNET_DATA to the folder holding ", dataset, ".csv); using ",
@@ -102,19 +105,18 @@ paper_problem <- function(name = paper_problem_names, path = dpglmnet_data_dir()
   )
 }
 
-#' The DP-CD paper's published results
-#'
-#' Tables 2 and 3 of Mangold et al. (2022): the relative error
-#' `(F(w) - F*) / F*` of DP-CD and DP-SGD after tuning (mean over 5 runs) and
-#' the seconds the tuned runs took (C++ with Eigen on an Intel i7-10610U
-#' laptop), for 2, 5, 10, 20 and 50 passes over the data.
-#'
-#' @return A list of two data frames, `table2` (columns `problem`, `solver`,
-#'   `passes`, `relative_error`) and `table3` (`dataset`, `solver`, `passes`,
-#'   `seconds`).
-#' @examples
-#' paper_tables()$table2
-#' @export
+# The DP-CD paper's published results
+#
+# Tables 2 and 3 of Mangold et al. (2022): the relative error
+# `(F(w) - F*) / F*` of DP-CD and DP-SGD after tuning (mean over 5 runs) and
+# the seconds the tuned runs took (C++ with Eigen on an Intel i7-10610U
+# laptop), for 2, 5, 10, 20 and 50 passes over the data.
+#
+# Returns: A list of two data frames, `table2` (columns `problem`, `solver`,
+#   `passes`, `relative_error`) and `table3` (`dataset`, `solver`, `passes`,
+#   `seconds`).
+# Example:
+# paper_tables()$table2
 paper_tables <- function() {
   passes <- c(2, 5, 10, 20, 50)
   t2 <- list(
@@ -155,67 +157,64 @@ paper_tables <- function() {
   list(table2 = table2, table3 = table3)
 }
 
-#' Run one of the DP-CD paper's experiments (evaluation tool, not private)
-#'
-#' `paper_reference()` computes the non-private optimum `F*` of a problem
-#' (the package's own solver with `epsilon = Inf`, cyclic order, run to
-#' convergence). `paper_grid()` returns the paper's tuning grid
-#' (App. G.1: step 10 log-spaced values in \[1e-2, 10\] for DP-CD and
-#' \[1e-6, 1\] for DP-SGD, clipping 100 log-spaced values in \[1e-3, 1e6\],
-#' passes 2, 5, 10, 20, 50) or a small one (steps 0.1, 0.32, 1, 3.2 for
-#' DP-CD, whose best steps on standardized data exceed 1, and 1e-3, 0.032, 1
-#' for DP-SGD; one clipping threshold per decade from 0.1 to 1e4) meant as
-#' the coarse stage of a coarse-then-fine search (`refine`, see
-#' [tune_nonprivate()]): with `refine = 3` it resolves the threshold to 1/8
-#' of a decade for about 50 points per number of passes, against the full
-#' grid's 1000.
-#' `paper_experiment()` tunes a solver on the grid with [tune_nonprivate()]
-#' and then runs the best setting for each number of passes `final_seeds`
-#' times, reporting the relative error `(F - F*) / F*` (mean, sd, min, max).
-#'
-#' Solvers: `"dpcd"` (DP-CD with the exact smoothness constants, which the
-#' paper treats as given), `"dpcd_private"` (DP-CD-P: 10% of epsilon spent
-#' on private smoothness constants with the crude bound twice each column's
-#' largest absolute value) and `"dpsgd"` (DP-SGD with minibatches of
-#' `batch.size` records, step `step / beta`).
-#'
-#' Like the paper, this tuning looks at the data without privacy; it
-#' compares methods at their best and is not a private procedure.
-#'
-#' @param problem A problem from [paper_problem()].
-#' @param solver `"dpcd"`, `"dpcd_private"` or `"dpsgd"`.
-#' @param size `"full"` (the paper's grid) or `"small"`.
-#' @param grid A tuning grid, as for [tune_nonprivate()].
-#' @param tuning_seeds Runs per grid point when tuning.
-#' @param final_seeds Runs of the chosen setting for each number of passes.
-#' @param reference The optimum `F*` (default: `paper_reference(problem)`).
-#' @param batch.size DP-SGD minibatch size (the paper's 10).
-#' @param passes Passes of the reference solver.
-#' @param refine Rounds of local refinement after the grid, as for
-#'   [tune_nonprivate()] (0: the grid only).
-#' @param selection Coordinate order(s) of DP-CD and DP-CD-P (see
-#'   [dpglmnet()]): by default the package's, a fresh random permutation
-#'   each pass (the paper draws coordinates uniformly at random). With
-#'   several, each is tuned and the order is chosen with the step and
-#'   threshold for each number of passes; the order is data-independent, so
-#'   the privacy accounting is the same for all. Ignored for DP-SGD.
-#' @return `paper_reference()`: `F*`. `paper_grid()`: a list. 
-#'   `paper_experiment()`: a data frame with one row per number of passes:
-#'   the chosen `selection` (`NA` for DP-SGD), `step` and `clip` and the
-#'   relative error's `mean`, `sd`, `min` and `max` over the final runs,
-#'   and `tuning_mean`, its mean over the tuning runs at the chosen setting
-#'   (the statistic of the paper's Table 2, biased low by the selection:
-#'   the final runs use fresh seeds and are the honest estimate);
-#'   its attribute `"solver_passes"` is the cost of the experiment, the
-#'   total number of passes over the data run by the solver (tuning and
-#'   final runs).
-#' @examples
-#' \donttest{
-#' prob <- paper_problem("california_balanced")
-#' paper_experiment(prob, "dpcd", grid = list(step = 1, clip = c(1, 10),
-#'                  passes = 2), tuning_seeds = 1, final_seeds = 2)
-#' }
-#' @export
+# Run one of the DP-CD paper's experiments (evaluation tool, not private)
+#
+# `paper_reference()` computes the non-private optimum `F*` of a problem
+# (the package's own solver with `epsilon = Inf`, cyclic order, run to
+# convergence). `paper_grid()` returns the paper's tuning grid
+# (App. G.1: step 10 log-spaced values in [1e-2, 10] for DP-CD and
+# [1e-6, 1] for DP-SGD, clipping 100 log-spaced values in [1e-3, 1e6],
+# passes 2, 5, 10, 20, 50) or a small one (steps 0.1, 0.32, 1, 3.2 for
+# DP-CD, whose best steps on standardized data exceed 1, and 1e-3, 0.032, 1
+# for DP-SGD; one clipping threshold per decade from 0.1 to 1e4) meant as
+# the coarse stage of a coarse-then-fine search (`refine`, see
+# tune_nonprivate()): with `refine = 3` it resolves the threshold to 1/8
+# of a decade for about 50 points per number of passes, against the full
+# grid's 1000.
+# `paper_experiment()` tunes a solver on the grid with tune_nonprivate()
+# and then runs the best setting for each number of passes `final_seeds`
+# times, reporting the relative error `(F - F*) / F*` (mean, sd, min, max).
+#
+# Solvers: `"dpcd"` (DP-CD with the exact smoothness constants, which the
+# paper treats as given), `"dpcd_private"` (DP-CD-P: 10% of epsilon spent
+# on private smoothness constants with the crude bound twice each column's
+# largest absolute value) and `"dpsgd"` (DP-SGD with minibatches of
+# `batch.size` records, step `step / beta`).
+#
+# Like the paper, this tuning looks at the data without privacy; it
+# compares methods at their best and is not a private procedure.
+#
+# problem: A problem from paper_problem().
+# solver: `"dpcd"`, `"dpcd_private"` or `"dpsgd"`.
+# size: `"full"` (the paper's grid) or `"small"`.
+# grid: A tuning grid, as for tune_nonprivate().
+# tuning_seeds: Runs per grid point when tuning.
+# final_seeds: Runs of the chosen setting for each number of passes.
+# reference: The optimum `F*` (default: `paper_reference(problem)`).
+# batch.size: DP-SGD minibatch size (the paper's 10).
+# passes: Passes of the reference solver.
+# refine: Rounds of local refinement after the grid, as for
+#   tune_nonprivate() (0: the grid only).
+# selection: Coordinate order(s) of DP-CD and DP-CD-P (see
+#   dpglmnet()): by default the package's, a fresh random permutation
+#   each pass (the paper draws coordinates uniformly at random). With
+#   several, each is tuned and the order is chosen with the step and
+#   threshold for each number of passes; the order is data-independent, so
+#   the privacy accounting is the same for all. Ignored for DP-SGD.
+# Returns: `paper_reference()`: `F*`. `paper_grid()`: a list. 
+#   `paper_experiment()`: a data frame with one row per number of passes:
+#   the chosen `selection` (`NA` for DP-SGD), `step` and `clip` and the
+#   relative error's `mean`, `sd`, `min` and `max` over the final runs,
+#   and `tuning_mean`, its mean over the tuning runs at the chosen setting
+#   (the statistic of the paper's Table 2, biased low by the selection:
+#   the final runs use fresh seeds and are the honest estimate);
+#   its attribute `"solver_passes"` is the cost of the experiment, the
+#   total number of passes over the data run by the solver (tuning and
+#   final runs).
+# Example:
+# prob <- paper_problem("california_balanced")
+# paper_experiment(prob, "dpcd", grid = list(step = 1, clip = c(1, 10),
+#                  passes = 2), tuning_seeds = 1, final_seeds = 2)
 paper_experiment <- function(problem, solver = c("dpcd", "dpcd_private", "dpsgd"),
                              grid = paper_grid(solver), tuning_seeds = 5,
                              final_seeds = 10, reference = paper_reference(problem),
@@ -271,8 +270,8 @@ paper_experiment <- function(problem, solver = c("dpcd", "dpcd_private", "dpsgd"
   out
 }
 
-#' @rdname paper_experiment
-#' @export
+# The paper's tuning grid, or a small one (see the comment above
+# paper_experiment()).
 paper_grid <- function(solver = c("dpcd", "dpcd_private", "dpsgd"),
                        size = c("full", "small")) {
   solver <- check_choice(solver, c("dpcd", "dpcd_private", "dpsgd"), "solver")
@@ -292,17 +291,20 @@ paper_grid <- function(solver = c("dpcd", "dpcd_private", "dpsgd"),
   list(step = step, clip = 10^seq(-1, 4, length.out = 6), passes = passes)
 }
 
-#' @rdname paper_experiment
-#' @export
+# The non-private optimum F* of a problem (see the comment above
+# paper_experiment()).
 paper_reference <- function(problem, passes = 500) {
-  fit <- do.call(dpglmnet, c(list(x = problem$x, y = problem$y, epsilon = Inf,
+  fit <- do.call(dpglmnet::dpglmnet, c(list(x = problem$x, y = problem$y, epsilon = Inf,
                                   passes = passes, selection = "cyclic"),
                              paper_fit_arguments(problem)[c("family", "alpha",
                                                             "lambda", "intercept")]))
   dpglmnet_objective(fit, problem$x, problem$y)
 }
 
+# The paper fits the raw (or publicly standardized) x: no private
+# standardization, which dpglmnet() does by default when x.bounds is given.
 paper_fit_arguments <- function(problem) {
   list(family = problem$family, alpha = problem$alpha, lambda = problem$lambda,
-       intercept = FALSE, epsilon = problem$epsilon, delta = problem$delta)
+       intercept = FALSE, epsilon = problem$epsilon, delta = problem$delta,
+       standardize = FALSE)
 }
