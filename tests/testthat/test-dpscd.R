@@ -184,7 +184,7 @@ test_that("a private DP-SCD path runs, dense and sparse agree, lambda_max is the
   expect_identical(a$settings$solver, "dpscd")
   # epsilon = Inf, no lambda: lambda_max = max_j |x_j'y| / n (alpha floored at 1)
   fit <- dpglmnet(d$x, d$y, alpha = 0, intercept = FALSE, standardize = FALSE,
-                  solver = "dpscd", epsilon = Inf, nlambda = 3, passes = 100)
+                  solver = "dpscd", epsilon = Inf, nlambda = 3, passes = 1000)
   expect_equal(fit$lambda[1], max(abs(crossprod(d$x, d$y))) / 200)
 })
 
