@@ -111,8 +111,8 @@ run <- function(prob, solver, point, seed, epsilon = 1) {
                 selection = "permutation"))
   set.seed(seed)
   fit <- if (solver == "dpscd_paper") {
-    with_paper_accounting(suppressMessages(do.call(dpglmnet, c(common, extra))))
-  } else suppressMessages(do.call(dpglmnet, c(common, extra)))
+    with_paper_accounting(suppressWarnings(suppressMessages(do.call(dpglmnet, c(common, extra)))))
+  } else suppressWarnings(suppressMessages(do.call(dpglmnet, c(common, extra))))
   objective(prob, as.numeric(fit$beta))
 }
 
