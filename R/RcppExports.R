@@ -113,3 +113,19 @@
     .Call(`_dpglmnet_os_random_bytes_cpp`, size, device)
 }
 
+.transformed_design_cpp <- function(x, bound, center, scale, isa, family, y, update, change, gradient, clip, b) {
+    .Call(`_dpglmnet_transformed_design_cpp`, x, bound, center, scale, isa, family, y, update, change, gradient, clip, b)
+}
+
+.planned_prox_cpp <- function(v, j, step, lambda, alpha, penalty_factor, lower, upper) {
+    .Call(`_dpglmnet_planned_prox_cpp`, v, j, step, lambda, alpha, penalty_factor, lower, upper)
+}
+
+.dpfw_path_cpp <- function(x, y, settings) {
+    .Call(`_dpglmnet_dpfw_path_cpp`, x, y, settings)
+}
+
+.nmd_path_cpp <- function(x, y, settings) {
+    .Call(`_dpglmnet_nmd_path_cpp`, x, y, settings)
+}
+

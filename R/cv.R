@@ -195,8 +195,11 @@ print.cv.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) 
   cat(sprintf("Measure: %s (per-record loss clipped at %s), chosen privately on %d\n",
               x$name, format(signif(x$loss.bound, digits)), length(x$validation)))
   cat("validation records; no validation curve is released.\n\n")
-  print(data.frame(Lambda = signif(x$lambda.min, digits), Index = x$index[1L],
-                   Nonzero = x$nzero[x$index[1L]], row.names = "min"))
+  chosen <- data.frame(Lambda = signif(x$lambda.min, digits), Index = x$index[1L],
+                       Nonzero = x$nzero[x$index[1L]], row.names = "min")
+  # l1-ball solvers: the chosen value is a radius (stored in lambda.min).
+  if (is_radius_path(x$dpglmnet.fit)) names(chosen)[1L] <- "Radius"
+  print(chosen)
   invisible(x)
 }
 

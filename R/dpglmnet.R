@@ -87,6 +87,62 @@
 #' deviation of `y`, so compare with the exact solution or a unit-variance
 #' `y`).
 #'
+#' @section l1-ball solvers (private Frank-Wolfe, noisy mirror descent):
+#' `solver = "dpfw"` and `solver = "nmd"` solve the constrained LASSO
+#' \deqn{\min_{b_0, b} (1/n) \sum_i \ell(b_0 + x_i'b, y_i) \quad
+#' 	extrm{s.t.} \quad \|b\|_1 \le R}
+#' (with glmnet's losses) for an increasing sequence of public radii `R`
+#' (`l1.radius`), warm-starting each radius from the previous solution. Their
+#' error grows like \eqn{\log p} rather than polynomially in `p` (Talwar,
+#' Thakurta and Zhang 2015; Asi, Feldman, Koren and Talwar 2021), which suits
+#' sparse problems with many features. The fit keeps glmnet's shape with the
+#' **radius where glmnet has `lambda`**: `fit$lambda` holds the radii,
+#' `print()` labels them `Radius`, `coef()`/`predict()` read `s` as a radius
+#' (linear interpolation between fitted radii, clamped to the ends), and
+#' `plot(xvar = "lambda")` plots against the log radius. Only `alpha = 1`,
+#' equal `penalty.factor` and no box constraints are supported; `lambda`
+#' is refused (give `l1.radius`).
+#'
+#' `"dpfw"` (private Frank-Wolfe): each step (`passes` steps per radius,
+#' each a full pass over the records) computes the gradient with each
+#' record's terms \eqn{\ell'(\eta_i, y_i) x_{ij}} clipped to \[-`clip`,
+#' `clip`\], scores the \eqn{2p} vertices \eqn{\pm R e_j} by
+#' \eqn{-\langle \pm R e_j, g\rangle} and picks one by report-noisy-max with
+#' Gumbel noise (the exponential mechanism), then moves
+#' \eqn{b \leftarrow (1-\gamma_t) b + \gamma_t v} with \eqn{\gamma_t = 2/(t+2)}
+#' (\eqn{2/(t+3)} on later radii, which keeps part of the warm start).
+#' Replacing one record moves each clipped gradient coordinate by at most
+#' \eqn{2C/n}, so every score by at most \eqn{\Delta = 2RC/n}; the Gumbel
+#' scale is \eqn{z \Delta}, each selection is \eqn{(2/z)}-DP and
+#' \eqn{(2/z)^2/8}-zCDP, and the selections compose in Renyi DP. The
+#' intercept is an unconstrained coordinate moved by a gradient step on its
+#' clipped gradient (sensitivity \eqn{2C/n}) plus Gaussian noise with noise
+#' multiplier \eqn{3z} (a tenth of the budget). Cost per step: O(nnz(x)) for
+#' the gradient, O(p) for the noisy max.
+#'
+#' `"nmd"` (noisy mirror descent, Algorithm 1 of Asi et al. 2021): each step
+#' draws `batch.size` records without replacement (independently at each
+#' step), clips each record's gradient (features and intercept) to L2 norm
+#' `clip`, adds Gaussian noise of standard deviation \eqn{z \cdot 2}`clip`
+#' to the sum, and takes a mirror step with the p-norm map
+#' \eqn{\|b\|_q^2/2}, \eqn{q = 1 + 1/\log p}, projected (in Bregman
+#' divergence) on the l1 ball; step size `step` times
+#' \eqn{R / (e G \sqrt{T \log p})} (Theorem 3 of the paper with public
+#' \eqn{G^2 = C^2 + 2\sigma^2 \log 2p}, \eqn{\sigma} the noise standard
+#' deviation of the averaged gradient); the output is the average of the
+#' iterates. Accounted like DP-SGD (Renyi DP for sampling without
+#' replacement), `passes` epochs of `n / batch.size` steps per radius.
+#'
+#' Standardization: with `standardize = TRUE` the ball applies to the
+#' standardized coefficients, as glmnet's penalty does: the fit satisfies
+#' \eqn{\sum_j sd_j |b_j| \le R} with \eqn{sd_j} the (privately released)
+#' standard deviation of column `j`, in the units of `y`.
+#' `epsilon = Inf` runs the same algorithms with no noise and no clipping;
+#' they converge to the constrained optimum (Frank-Wolfe at rate
+#' \eqn{O(R^2 L / T)}, mirror descent at \eqn{O(1/\sqrt{T})}). The
+#' variance-reduced Frank-Wolfe of Asi et al. (Algorithm 3) is not
+#' implemented yet.
+#'
 #' @param x Input matrix, `n` rows (records) by `p` columns: a numeric matrix
 #'   or a sparse `Matrix` (converted to `dgCMatrix`).
 #' @param y Response. Gaussian: numeric. Binomial: a two-level factor (the
@@ -127,31 +183,46 @@
 #' @param epsilon Privacy budget, `> 0`; `Inf` for a non-private fit.
 #' @param delta Privacy parameter in (0, 1); the default is `1/n^2`.
 #' @param solver The private solver: `"dpcd"` (proximal DP coordinate
-#'   descent, default), `"dpsgd"` (proximal DP-SGD, see Section DP-SGD) or
+#'   descent, default), `"dpsgd"` (proximal DP-SGD, see Section DP-SGD),
 #'   `"dpscd"` (private stochastic dual coordinate descent for `alpha = 0`,
-#'   see Section DP-SCD).
+#'   see Section DP-SCD), or the l1-ball solvers `"dpfw"` (private
+#'   Frank-Wolfe) and `"nmd"` (noisy mirror descent), which follow a path of
+#'   l1 radii instead of lambdas (see Section l1-ball solvers).
+#' @param l1.radius For `"dpfw"` and `"nmd"`: a strictly increasing sequence
+#'   of public l1 radii (the path parameter, stored in `fit$lambda`). When
+#'   `NULL`, `nlambda` radii geometric from `lambda.min.ratio * sqrt(p)` to
+#'   `sqrt(p)` on the scale the solver works on (standardized when
+#'   `standardize = TRUE`): `sqrt(p)` is the l1 norm of a unit-l2 vector
+#'   spread over all features, the largest useful norm for a unit-variance
+#'   response on uncorrelated unit-variance features. Public, no privacy
+#'   cost. Refused for the other solvers.
 #' @param passes Passes over the data per lambda. DP-CD: a pass is one
-#'   update of every coordinate. DP-SGD and DP-SCD: an epoch,
-#'   `n / batch.size` minibatch steps (rounded up). Default (`NULL`): 10, or,
-#'   for a private standardized DP-CD fit, chosen with `nlambda` from public
-#'   inputs so that the noise of one coordinate step,
-#'   \eqn{2 C_j \sqrt{R} / (\mu n)} for R releases, stays at or below 0.05
-#'   on the standardized scale: at most 10 lambdas and 10 passes, fewer when
-#'   n or epsilon is small (measured on the paper's data and generated data
-#'   of other shapes, `inst/bench/defaults.R`).
+#'   update of every coordinate. DP-SGD, DP-SCD and `"nmd"`: an epoch, `n /
+#'   batch.size` minibatch steps (rounded up). `"dpfw"`: one Frank-Wolfe
+#'   step (a full-batch gradient and one vertex choice) per pass, per radius.
+#'   Default (`NULL`): 10, or, for a private
+#'   standardized DP-CD fit, chosen with `nlambda` from public inputs so that
+#'   the noise of one coordinate step, \eqn{2 C_j \sqrt{R} / (\mu n)} for R
+#'   releases, stays at or below 0.05 on the standardized scale: at most 10
+#'   lambdas and 10 passes, fewer when n or epsilon is small (measured on the
+#'   paper's data and generated data of other shapes, `inst/bench/defaults.R`).
 #' @param clip Overall clipping threshold `C > 0`; default
 #'   \eqn{\sqrt{p + 1}} (with an intercept), so 1 per coordinate on the
 #'   standardized scale, where per-record gradient terms are of order 1
 #'   (measured as good as private clipping schemes, and as 0.5 or 2, after
-#'   private standardization); 1 for DP-SCD. DP-CD: coordinate `j`
+#'   private standardization); 1 for DP-SCD and for `"dpfw"`, which clips
+#'   each gradient term coordinate-wise. DP-CD: coordinate `j`
 #'   clips its per-record gradient terms to \eqn{\sqrt{M_j / tr M} C}.
 #'   DP-SGD: each record's gradient (features and intercept) is clipped to L2
 #'   norm `C`. DP-SCD: each dual coordinate update is scaled to
 #'   \eqn{|\zeta| \le C}.
 #' @param step Step size parameter. DP-CD: coordinate `j` moves with step
 #'   `step / M_j`. DP-SGD: every coordinate moves with `step / beta`, where
-#'   `beta = tr M` bounds the smoothness of the loss.
-#' @param batch.size DP-SGD and DP-SCD: records per minibatch, in
+#'   `beta = tr M` bounds the smoothness of the loss. `"nmd"`: a multiplier
+#'   of the mirror step \eqn{R / (e G \sqrt{T \log p})} (any positive value;
+#'   the step is Lipschitz-based, not smoothness-based). `"dpfw"`: unused
+#'   (steps \eqn{2/(t+2)}). DP-SCD: unused.
+#' @param batch.size DP-SGD, DP-SCD and `"nmd"`: records per minibatch, in
 #'   \[1, n\], drawn uniformly without replacement, independently at each
 #'   step. Ignored by DP-CD.
 #' @param average Periodic averaging (Algorithm 1's outer loop): each pass is
@@ -194,7 +265,10 @@
 #'   (a `dgCMatrix`), `df`, `dim`, `lambda`, `nobs`, `call`, `family`,
 #'   `classnames` (binomial), plus `privacy` (the ledger, see
 #'   [print.dpglmnet_privacy]) and `settings` (solver settings and the
-#'   per-coordinate smoothness, step, clip and noise).
+#'   per-coordinate smoothness, step, clip and noise). For `"dpfw"`,
+#'   `vertices` holds the vertex chosen at each step (a steps by radii
+#'   integer matrix; `2j - 1` is \eqn{+R e_j}, `2j` is \eqn{-R e_j}): these
+#'   are the private selections themselves, so releasing them is free.
 #' @references
 #' Mangold, P., Bellet, A., Salmon, J. and Tommasi, M. (2022). Differentially
 #' private coordinate descent for composite empirical risk minimization.
@@ -203,6 +277,12 @@
 #' Damaskinos, G., Mendler-Dunner, C., Guerraoui, R., Papandreou, N. and
 #' Rouault, T. (2021). Differentially private stochastic coordinate descent.
 #' AAAI.
+#'
+#' Talwar, K., Thakurta, A. and Zhang, L. (2015). Nearly optimal private
+#' LASSO. NeurIPS.
+#'
+#' Asi, H., Feldman, V., Koren, T. and Talwar, K. (2021). Private stochastic
+#' convex optimization: optimal rates in l1 geometry. ICML.
 #' @examples
 #' set.seed(1)
 #' n <- 1000; p <- 5
@@ -211,13 +291,18 @@
 #' fit <- dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 5)
 #' print(fit)
 #' coef(fit, s = 0.1)
+#' # Private Frank-Wolfe over l1 balls of radius 0.5, 1, 2
+#' fw <- dpglmnet(x, y, solver = "dpfw", l1.radius = c(0.5, 1, 2), passes = 50,
+#'                epsilon = 1, x.bounds = 4, y.bound = 5)
+#' coef(fw, s = 1)
 #' @export
 dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      nlambda = NULL, lambda.min.ratio = 0.01, lambda = NULL,
                      intercept = TRUE, standardize = !is.null(x.bounds),
                      penalty.factor = rep(1, ncol(x)), lower.limits = -Inf,
                      upper.limits = Inf, epsilon = 1, delta = 1 / nrow(x)^2,
-                     solver = c("dpcd", "dpsgd", "dpscd"), passes = NULL, clip = NULL,
+                     solver = c("dpcd", "dpsgd", "dpscd", "dpfw", "nmd"), l1.radius = NULL,
+                     passes = NULL, clip = NULL,
                      step = 1, average = FALSE,
                      batch.size = max(10, round(sqrt(nrow(x)))),
                      selection = c("permutation", "random", "cyclic"),
@@ -232,7 +317,7 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
     intercept = intercept, standardize = standardize,
     penalty.factor = penalty.factor, lower.limits = lower.limits,
     upper.limits = upper.limits, epsilon = epsilon, delta = delta,
-    solver = solver, passes = passes, clip = clip, step = step,
+    solver = solver, l1.radius = l1.radius, passes = passes, clip = clip, step = step,
     average = average, batch.size = batch.size, selection = selection, smoothness = smoothness,
     smoothness.budget = smoothness.budget, standardize.budget = standardize.budget,
     x.bounds = x.bounds, y.bound = y.bound, rng = rng, trace.it = trace.it
@@ -242,11 +327,13 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
 }
 
 # Checks every argument of dpglmnet() and returns the problem the solvers
-# read: data clamped to the public bounds, penalties expanded per column.
+# read: y clamped to its public bound, penalties expanded per column. x is
+# passed as given (no copy): the C++ core clamps it to x.bounds as it reads
+# it, so the solvers must pass problem$x.bounds with problem$x.
 check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                           lambda, intercept, standardize, penalty.factor,
                           lower.limits, upper.limits, epsilon, delta, solver,
-                          passes, clip, step, average, batch.size, selection,
+                          l1.radius = NULL, passes, clip, step, average, batch.size, selection,
                           smoothness, smoothness.budget, standardize.budget,
                           x.bounds, y.bound, rng, trace.it) {
   family <- dpglmnet_family(family)
@@ -294,13 +381,15 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # Default: 1 per coordinate (C_j = sqrt(M_j / tr M) clip = 1 when the M_j
   # are equal, as after standardization), the same scale for DP-SGD's L2
   # clip of a record's gradient over p + intercept coordinates.
-  # DP-SCD: 1, the scale of a dual variable (|a_i| <= 1 for logistic, a
-  # residual for standardized ridge).
-  clip <- if (is.null(clip)) {
-    if (solver == "dpscd") 1 else sqrt(p + intercept)
-  } else check_numeric(clip, "clip", lower = 0, lower_open = TRUE)
+  # dpfw clips coordinate-wise: 1 per coordinate directly. DP-SCD: 1, the
+  # scale of a dual variable (|a_i| <= 1 for logistic, a residual for
+  # standardized ridge).
+  clip <- if (is.null(clip)) (if (solver %in% c("dpfw", "dpscd")) 1 else sqrt(p + intercept)) else
+    check_numeric(clip, "clip", lower = 0, lower_open = TRUE)
   step <- check_numeric(step, "step", lower = 0, lower_open = TRUE)
-  if (step > 2) {
+  # The l1-ball solvers' `step` multiplies a theory step (nmd) or is unused
+  # (dpfw): no divergence threshold applies.
+  if (step > 2 && !solver %in% l1_solver_names) {
     dpglmnet_warn(sprintf(paste(
       "`step` = %g is above 2: a coordinate step of step / M_j (DP-CD) or",
       "step / tr M (DP-SGD) beyond 2 / curvature can diverge."), step))
@@ -313,8 +402,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   smoothness.budget <- check_numeric(smoothness.budget, "smoothness.budget", 0, 1,
                                      lower_open = TRUE, upper_open = TRUE)
   if (!is.null(x.bounds)) {
-    x.bounds <- recycle_columns(check_numeric(
-      x.bounds, "x.bounds", lower = 0, lower_open = TRUE, length = c(1L, p)), p)
+    # double: the C++ core reads it as the clamp of each column.
+    x.bounds <- as.double(recycle_columns(check_numeric(
+      x.bounds, "x.bounds", lower = 0, lower_open = TRUE, length = c(1L, p)), p))
   }
   if (!is.null(y.bound)) {
     if (family$name != "gaussian") {
@@ -322,9 +412,16 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     }
     y.bound <- check_numeric(y.bound, "y.bound", lower = 0, lower_open = TRUE)
   }
-  # DP-SCD uses no smoothness constants (nothing to release or announce).
-  smoothness <- if (solver == "dpscd") "uniform"
-                else choose_smoothness(smoothness, p, epsilon, x.bounds, standardize)
+  l1 <- check_l1_arguments(solver, l1.radius, alpha, lambda, lower.limits,
+                           upper.limits, penalty.factor, nlambda)
+  nlambda <- l1$nlambda
+  # The l1-ball solvers and DP-SCD use no smoothness constants: nothing to
+  # release or announce.
+  smoothness <- if (solver %in% c(l1_solver_names, "dpscd")) {
+    if (standardize) "standardized" else "uniform"
+  } else {
+    choose_smoothness(smoothness, p, epsilon, x.bounds, standardize)
+  }
   standardize.budget <- check_numeric(standardize.budget, "standardize.budget", 0, 1,
                                       lower_open = TRUE, upper_open = TRUE)
   rng <- check_choice(rng, c("seeded", "secure"), "rng")
@@ -335,7 +432,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   problem <- list(
     # x is read through the transform (clamped to x.bounds) by the core,
     # without a copy.
-    x = clamp_columns(x, x.bounds), y = clamp_response(response$y, y.bound),
+    x = x, y = clamp_response(response$y, y.bound),
     transform = list(lower = if (!is.null(x.bounds)) -x.bounds, upper = x.bounds,
                      center = NULL, scale = NULL),
     value_bounds = x.bounds,
@@ -349,7 +446,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     lambda.min.ratio = lambda.min.ratio, lambda = lambda,
     intercept = intercept, penalty.factor = penalty.factor,
     lower.limits = lower.limits, upper.limits = upper.limits,
-    epsilon = epsilon, delta = delta, solver = solver,
+    epsilon = epsilon, delta = delta, solver = solver, l1.radius = l1$l1.radius,
     passes = as.integer(schedule$passes), clip = clip, step = step, average = average,
     batch.size = as.integer(batch.size),
     selection = selection, smoothness = smoothness,
@@ -400,18 +497,6 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
 }
 
 # Clamping each record to public bounds is a per-record map: free for privacy.
-clamp_columns <- function(x, bounds) {
-  if (is.null(bounds)) return(x)
-  if (inherits(x, "dgCMatrix")) {
-    column_bound <- rep(bounds, diff(x@p))
-    x@x <- pmax(pmin(x@x, column_bound), -column_bound)
-    return(x)
-  }
-  column_bound <- rep(bounds, each = nrow(x))
-  x[] <- pmax(pmin(x, column_bound), -column_bound)
-  x
-}
-
 clamp_response <- function(y, bound) {
   if (is.null(bound)) y else pmax(pmin(y, bound), -bound)
 }
@@ -436,6 +521,7 @@ new_dpglmnet <- function(problem, path, call) {
     classnames = problem$classnames,
     intercept = problem$intercept,
     privacy = path$privacy,
-    settings = path$settings
+    settings = path$settings,
+    vertices = path$picks
   ), class = "dpglmnet")
 }

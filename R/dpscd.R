@@ -106,7 +106,5 @@ check_dpscd <- function(problem) {
   if (!is.null(problem$lambda) && any(problem$lambda <= 0)) {
     dpglmnet_abort("lambda", "must be positive for solver = \"dpscd\" (the primal model is v / (lambda n)).")
   }
-  # DP-SCD uses no smoothness constants: none are released (no budget spent).
-  problem$smoothness <- "uniform"
   problem
 }

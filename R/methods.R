@@ -5,7 +5,9 @@
 #'
 #' Prints the call, the privacy ledger in one line and the path (number of
 #' non-zero coefficients and lambda). glmnet's `%Dev` column is not shown:
-#' deviance is computed from the data and is not private.
+#' deviance is computed from the data and is not private. For the l1-ball
+#' solvers (`"dpfw"`, `"nmd"`) the path parameter is the l1 radius, printed
+#' as `Radius` (it is stored in `lambda`).
 #' @param x A `"dpglmnet"` fit.
 #' @param digits Significant digits.
 #' @param ... Unused.
@@ -14,7 +16,12 @@
 print.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
   cat("\nCall: ", deparse(x$call), "\n\n")
   cat("Privacy:", format_privacy_line(x$privacy), "\n\n")
-  print(data.frame(Df = x$df, Lambda = signif(x$lambda, digits)))
+  if (is_radius_path(x)) {
+    cat("Path over l1 radii (stored in `lambda`; `s` in coef/predict is a radius)\n")
+    print(data.frame(Df = x$df, Radius = signif(x$lambda, digits)))
+  } else {
+    print(data.frame(Df = x$df, Lambda = signif(x$lambda, digits)))
+  }
   invisible(x)
 }
 
@@ -30,7 +37,8 @@ summary.dpglmnet <- function(object, ...) {
     call = object$call, family = object$family, nobs = object$nobs,
     nvars = object$dim[1L], intercept = object$intercept,
     settings = object$settings, privacy = object$privacy,
-    path = data.frame(Df = object$df, Lambda = object$lambda)
+    path = if (is_radius_path(object)) data.frame(Df = object$df, Radius = object$lambda)
+           else data.frame(Df = object$df, Lambda = object$lambda)
   ), class = "summary.dpglmnet")
 }
 
@@ -40,10 +48,15 @@ print.summary.dpglmnet <- function(x, ...) {
   s <- x$settings
   cat(sprintf("Family: %s; %d records, %d variables; intercept: %s\n",
               x$family, x$nobs, x$nvars, x$intercept))
-  cat(sprintf(
-    "Solver: %s, %d passes per lambda, step %g, clip %g, %s order%s\n",
-    s$solver, s$passes, s$step, s$clip, s$selection,
-    if (isTRUE(s$average)) ", periodic averaging" else ""))
+  if (identical(s$path_parameter, "radius")) {
+    cat(sprintf("Solver: %s over the l1 ball, %g steps per radius, step %g, clip %g\n",
+                s$solver, s$steps_per_radius, s$step, s$clip))
+  } else {
+    cat(sprintf(
+      "Solver: %s, %d passes per lambda, step %g, clip %g, %s order%s\n",
+      s$solver, s$passes, s$step, s$clip, s$selection,
+      if (isTRUE(s$average)) ", periodic averaging" else ""))
+  }
   cat(sprintf("Smoothness constants: %s; noise multiplier z = %.6g\n\n",
               s$smoothness, s$noise_multiplier))
   print(x$privacy)
@@ -53,7 +66,9 @@ print.summary.dpglmnet <- function(x, ...) {
 }
 
 # glmnet's linear interpolation between the fitted lambdas; values of s
-# outside the path are clamped to its ends.
+# outside the path are clamped to its ends. Positions are measured from the
+# first value towards the last, so the same code serves a decreasing lambda
+# path and an increasing path of l1 radii.
 lambda_interpolation <- function(lambda, s) {
   if (length(lambda) == 1L) {
     ones <- rep(1L, length(s))
@@ -110,7 +125,8 @@ path_coefficients <- function(object, s) {
 #' @param newx Matrix of new values for `x` (dense or sparse) at which
 #'   predictions are made; not needed for `type = "coefficients"` or
 #'   `"nonzero"`.
-#' @param s Values of lambda; default the fitted sequence.
+#' @param s Values of lambda (of the l1 radius for the l1-ball solvers
+#'   `"dpfw"` and `"nmd"`); default the fitted sequence.
 #' @param type `"link"` (linear predictor), `"response"` (fitted values or
 #'   probabilities), `"class"` (binomial: the class label), `"coefficients"`
 #'   or `"nonzero"` (indices of non-zero coefficients, one vector per lambda).
@@ -174,8 +190,8 @@ clamp_like_fit <- function(newx, object) {
 #' Plot the coefficient paths of a dpglmnet fit
 #'
 #' @param x A `"dpglmnet"` fit.
-#' @param xvar `"lambda"` (log lambda) or `"norm"` (L1 norm of the
-#'   coefficients).
+#' @param xvar `"lambda"` (log lambda; log radius for the l1-ball solvers)
+#'   or `"norm"` (L1 norm of the coefficients).
 #' @param label Label each curve with its variable name.
 #' @param ... Passed to [graphics::matplot()].
 #' @return `x`, invisibly.
@@ -185,14 +201,17 @@ plot.dpglmnet <- function(x, xvar = c("lambda", "norm"), label = FALSE, ...) {
   check_flag(label, "label")
   beta <- as.matrix(x$beta)
   index <- if (xvar == "lambda") log(x$lambda) else colSums(abs(beta))
-  xlab <- if (xvar == "lambda") "Log Lambda" else "L1 Norm"
+  xlab <- if (xvar == "norm") "L1 Norm" else if (is_radius_path(x)) "Log Radius" else "Log Lambda"
   graphics::matplot(index, t(beta), type = "l", lty = 1, xlab = xlab,
                     ylab = "Coefficients", ...)
   graphics::axis(3, at = index, labels = x$df, tick = FALSE, line = 0)
   if (label) {
-    end <- if (xvar == "lambda") which.min(index) else which.max(index)
+    end <- if (xvar == "lambda" && !is_radius_path(x)) which.min(index) else which.max(index)
     graphics::text(index[end], beta[, end], labels = rownames(beta), pos = 4,
                    cex = 0.7, xpd = TRUE)
   }
   invisible(x)
 }
+
+# TRUE for fits whose path parameter is an l1 radius (R/l1.R).
+is_radius_path <- function(object) identical(object$settings$path_parameter, "radius")

@@ -10,6 +10,9 @@
 #   start_gradient(problem, setup, noise)  the released gradient at 0;
 #   path(problem, setup, noise, lambda)    list(beta = p x nlambda, a0);
 #   settings(problem, setup, noise)        what the fit reports about itself.
+# A solver with by_radius = TRUE (R/l1.R) follows a public increasing
+# sequence of l1 radii instead of lambdas: its `lambda` argument is the
+# radius sequence on the working scale, and nothing is released for the grid.
 # fit_private_path() lists every mechanism of the fit from public inputs
 # (standardization, smoothness, lambda_max, path), calibrates one noise
 # level for all of them, builds the ledger, then runs them in order and maps
@@ -19,13 +22,16 @@
 dpglmnet_solvers <- list(
   dpcd = function() dpcd_solver,
   dpsgd = function() dpsgd_solver,
-  dpscd = function() dpscd_solver
+  dpscd = function() dpscd_solver,
+  dpfw = function() dpfw_solver,
+  nmd = function() nmd_solver
 )
 
 fit_private_path <- function(problem) {
   solver <- dpglmnet_solvers[[problem$solver]]()
-  public_max <- public_lambda_max(problem)
-  release_lambda_max <- is.null(problem$lambda) && is.null(public_max)
+  by_radius <- isTRUE(solver$by_radius)
+  public_max <- if (by_radius) NULL else public_lambda_max(problem)
+  release_lambda_max <- !by_radius && is.null(problem$lambda) && is.null(public_max)
   solver_rows <- c(if (release_lambda_max) list(solver$start_release(problem)),
                    solver$releases(problem))
   path_releases <- sum(vapply(solver_rows, `[[`, numeric(1), "count"))
@@ -37,11 +43,14 @@ fit_private_path <- function(problem) {
   ledger <- new_privacy_ledger(mechanisms, z, problem$epsilon, problem$delta,
                                problem$rng)
   scaled <- standardize_problem(problem, z, path_releases)
+  if (by_radius && is.null(scaled$l1.radius)) scaled$l1.radius <- l1_radius_grid(scaled)
   setup <- solver$setup(scaled)
   noise <- solver$noise(scaled, setup, z)
-  lambda <- scaled$lambda
+  lambda <- if (by_radius) scaled$l1.radius else scaled$lambda
   alpha_floor <- if (is.null(solver$alpha_floor)) 1e-3 else solver$alpha_floor
-  if (isTRUE(problem$single_lambda)) {
+  if (by_radius) {
+    # the public radii: nothing to release
+  } else if (isTRUE(problem$single_lambda)) {
     lambda <- 1 / sqrt(problem$n)  # on the standardized scale
   } else if (release_lambda_max) {
     lambda <- lambda_grid(solver$start_gradient(scaled, setup, noise), scaled,
@@ -52,7 +61,8 @@ fit_private_path <- function(problem) {
   fitted <- solver$path(scaled, setup, noise, lambda)
   settings_scaled <- solver$settings(scaled, setup, noise)
   diagnose_path(fitted, lambda, scaled, settings_scaled)
-  path <- unstandardize_path(fitted, lambda, scaled)
+  path <- unstandardize_path(fitted, lambda, scaled,
+                             parameter = if (by_radius) "radius" else "lambda")
   settings <- c(
     list(solver = problem$solver, passes = problem$passes, step = problem$step,
          clip = problem$clip, alpha = problem$alpha, noise_multiplier = z,
@@ -64,10 +74,11 @@ fit_private_path <- function(problem) {
          standardization = scaled$standardization_result,
          penalty.factor = problem$penalty.factor,
          lower.limits = problem$lower.limits, upper.limits = problem$upper.limits,
-         x.bounds = problem$x.bounds, y.bound = problem$y.bound),
+         x.bounds = problem$x.bounds, y.bound = problem$y.bound,
+         path_parameter = if (by_radius) "radius" else "lambda"),
     settings_scaled)
   list(beta = path$beta, a0 = path$a0, lambda = path$lambda, privacy = ledger,
-       settings = settings)
+       settings = settings, picks = path$picks)
 }
 
 # A public bound on every gradient coordinate at zero of the standardized

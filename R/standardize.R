@@ -35,7 +35,7 @@ standardization_plan <- function(standardize, intercept, family, y.bound, sparse
   list(center_x = intercept && !sparse, scale_y = scale_y, winsorize = winsorize,
        levels = c(0.05, 0.95), steps = 12L,
        quantile_releases = if (winsorize) 2 * 12 * columns else 0,
-       moment_releases = columns * (1 + intercept))
+       moment_releases = 2 * columns)
 }
 
 # The standardization releases, from public inputs only.
@@ -52,11 +52,9 @@ standardization_mechanisms <- function(problem, path_releases) {
                 "gaussian", plan$quantile_releases, "1 (a count)", calibrated = TRUE,
                 factor = f[["quantiles"]])
     },
-    if (problem$intercept) {
-      mechanism(sprintf("standardization: column means of clamped %s", what), "gaussian",
-                columns, "2 w_j / n (w_j: half-width of the clamp)", calibrated = TRUE,
-                factor = f[["moments"]])
-    },
+    mechanism(sprintf("standardization: column means of clamped %s", what), "gaussian",
+              columns, "2 w_j / n (w_j: half-width of the clamp)", calibrated = TRUE,
+              factor = f[["moments"]]),
     mechanism(sprintf("standardization: column second moments of clamped %s", what),
               "gaussian", columns, "w_j^2 / n", calibrated = TRUE,
               factor = f[["moments"]])
@@ -84,16 +82,19 @@ release_column_scales <- function(x, bound, plan, intercept, noise_quantiles,
     mid <- (lower + upper) / 2
     w <- (upper - lower) / 2
   }
-  # Noise sd = noise multiplier x replace-one sensitivity (2w/n, w^2/n).
-  second_noise <- noise_moments * w^2 / n
+  # Noise sd = noise multiplier x replace-one sensitivity (2w/n, w^2/n);
+  # none at all for epsilon = Inf (where w may be infinite).
+  noise_sd <- function(sensitivity) {
+    if (noise_moments > 0) noise_moments * sensitivity else rep(0, p)
+  }
+  second_noise <- noise_sd(w^2 / n)
   moments <- .column_moments_cpp(x, list(
     transform = list(lower = if (all(is.finite(bound))) -bound,
                      upper = if (all(is.finite(bound))) bound, center = NULL, scale = NULL),
-    mean_sd = if (intercept) noise_moments * 2 * w / n else rep(0, p),
+    mean_sd = noise_sd(2 * w / n),
     second_sd = second_noise, lower = lower, upper = upper,
     shift = if (plan$winsorize) mid, seed = draw_seed(), secure = secure))
-  scale <- standardization_scale(moments$mean, moments$second, w, 2 * second_noise,
-                                 intercept)
+  scale <- standardization_scale(moments$mean, moments$second, w, 2 * second_noise)
   list(lower = lower, upper = upper, mean = scale$mean + mid,
        centred_second = scale$second, centred_mean = scale$mean, sd = scale$sd)
 }
@@ -139,6 +140,10 @@ standardize_problem <- function(problem, z, path_releases) {
   scaled$transform <- list(lower = lower, upper = upper, center = center, scale = scale)
   scaled$alpha <- if (k > 0) problem$alpha / y_sd / k else problem$alpha
   if (!is.null(problem$lambda)) scaled$lambda <- problem$lambda * k
+  # l1 radii (R/l1.R) bound sum_j sd_j |b_j| on the original scale of y, as
+  # glmnet's standardized penalty: the standardized coefficients c_j =
+  # b_j sd_j / s_y then lie in the ball of radius R / s_y.
+  if (!is.null(problem$l1.radius)) scaled$l1.radius <- problem$l1.radius / y_sd
   scaled$lower.limits <- problem$lower.limits / (y_sd * scale)
   scaled$upper.limits <- problem$upper.limits / (y_sd * scale)
   # |x~_ij| <= max(|lower_j - c_j|, |upper_j - c_j|) s_j: the bound of the
@@ -165,10 +170,11 @@ standardize_problem <- function(problem, z, path_releases) {
 # variance floored at `variance_floor` (twice the noise sd of the second
 # moment: a smaller variance cannot be told from noise, and an underestimated
 # scale makes the step 1 / M_j diverge), at 1e-8 b^2, and (exact moments of a
-# constant column) at 1e-12 times the second moment. Without an intercept
-# glmnet scales by the root mean square, so the mean is taken as 0.
-standardization_scale <- function(mean, second, bound, variance_floor, intercept) {
-  mean <- if (intercept) pmin(pmax(mean, -bound), bound) else 0 * second
+# constant column) at 1e-12 times the second moment. As glmnet, the scale is
+# the standard deviation about the mean also without an intercept (then the
+# columns are scaled but not centred).
+standardization_scale <- function(mean, second, bound, variance_floor) {
+  mean <- pmin(pmax(mean, -bound), bound)
   second <- pmin(pmax(second, 0), bound^2)
   relative_floor <- ifelse(is.finite(bound), 1e-8 * bound^2, 0)
   variance <- pmax(second - mean^2, variance_floor, relative_floor, 1e-12 * second,
@@ -177,11 +183,17 @@ standardization_scale <- function(mean, second, bound, variance_floor, intercept
 }
 
 # The path of the standardized problem on the original scale: b_j = s_y s_j
-# c_j, b_0 = m_y + s_y c_0 - sum_j b_j c_j, lambda = lambda' / k.
-unstandardize_path <- function(path, lambda, scaled) {
+# c_j, b_0 = m_y + s_y c_0 - sum_j b_j c_j, lambda = lambda' / k; an l1
+# radius (parameter = "radius") R = s_y R', so that the reported radius
+# bounds sum_j sd_j |b_j| (see standardize_problem()).
+unstandardize_path <- function(path, lambda, scaled, parameter = c("lambda", "radius")) {
+  parameter <- match.arg(parameter)
   r <- scaled$standardization_result
-  if (is.null(r)) return(list(beta = path$beta, a0 = path$a0, lambda = lambda))
+  if (is.null(r)) {
+    return(list(beta = path$beta, a0 = path$a0, lambda = lambda, picks = path$picks))
+  }
   beta <- path$beta * (r$y_sd * r$x_scale)
   a0 <- r$y_mean + r$y_sd * path$a0 - colSums(beta * r$x_center)
-  list(beta = beta, a0 = a0, lambda = lambda / r$lambda_factor)
+  list(beta = beta, a0 = a0, picks = path$picks,
+       lambda = if (parameter == "radius") lambda * r$y_sd else lambda / r$lambda_factor)
 }

@@ -367,6 +367,72 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// transformed_design_cpp
+List transformed_design_cpp(SEXP x, SEXP bound, SEXP center, SEXP scale, std::string isa, std::string family, NumericVector y, IntegerVector update, NumericVector change, IntegerVector gradient, double clip, NumericVector b);
+RcppExport SEXP _dpglmnet_transformed_design_cpp(SEXP xSEXP, SEXP boundSEXP, SEXP centerSEXP, SEXP scaleSEXP, SEXP isaSEXP, SEXP familySEXP, SEXP ySEXP, SEXP updateSEXP, SEXP changeSEXP, SEXP gradientSEXP, SEXP clipSEXP, SEXP bSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type bound(boundSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type scale(scaleSEXP);
+    Rcpp::traits::input_parameter< std::string >::type isa(isaSEXP);
+    Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type update(updateSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type change(changeSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type gradient(gradientSEXP);
+    Rcpp::traits::input_parameter< double >::type clip(clipSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type b(bSEXP);
+    rcpp_result_gen = Rcpp::wrap(transformed_design_cpp(x, bound, center, scale, isa, family, y, update, change, gradient, clip, b));
+    return rcpp_result_gen;
+END_RCPP
+}
+// planned_prox_cpp
+List planned_prox_cpp(NumericVector v, IntegerVector j, double step, double lambda, double alpha, NumericVector penalty_factor, NumericVector lower, NumericVector upper);
+RcppExport SEXP _dpglmnet_planned_prox_cpp(SEXP vSEXP, SEXP jSEXP, SEXP stepSEXP, SEXP lambdaSEXP, SEXP alphaSEXP, SEXP penalty_factorSEXP, SEXP lowerSEXP, SEXP upperSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type v(vSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type j(jSEXP);
+    Rcpp::traits::input_parameter< double >::type step(stepSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type penalty_factor(penalty_factorSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type upper(upperSEXP);
+    rcpp_result_gen = Rcpp::wrap(planned_prox_cpp(v, j, step, lambda, alpha, penalty_factor, lower, upper));
+    return rcpp_result_gen;
+END_RCPP
+}
+// dpfw_path_cpp
+List dpfw_path_cpp(SEXP x, NumericVector y, List settings);
+RcppExport SEXP _dpglmnet_dpfw_path_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(dpfw_path_cpp(x, y, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
+// nmd_path_cpp
+List nmd_path_cpp(SEXP x, NumericVector y, List settings);
+RcppExport SEXP _dpglmnet_nmd_path_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(nmd_path_cpp(x, y, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_gdp_epsilon_cpp", (DL_FUNC) &_dpglmnet_gdp_epsilon_cpp, 2},
@@ -397,6 +463,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_chacha20_paths_cpp", (DL_FUNC) &_dpglmnet_chacha20_paths_cpp, 0},
     {"_dpglmnet_chacha20_stream_cpp", (DL_FUNC) &_dpglmnet_chacha20_stream_cpp, 5},
     {"_dpglmnet_os_random_bytes_cpp", (DL_FUNC) &_dpglmnet_os_random_bytes_cpp, 2},
+    {"_dpglmnet_transformed_design_cpp", (DL_FUNC) &_dpglmnet_transformed_design_cpp, 12},
+    {"_dpglmnet_planned_prox_cpp", (DL_FUNC) &_dpglmnet_planned_prox_cpp, 8},
+    {"_dpglmnet_dpfw_path_cpp", (DL_FUNC) &_dpglmnet_dpfw_path_cpp, 3},
+    {"_dpglmnet_nmd_path_cpp", (DL_FUNC) &_dpglmnet_nmd_path_cpp, 3},
     {NULL, NULL, 0}
 };
 

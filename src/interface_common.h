@@ -62,24 +62,13 @@ inline const double* optional_column(SEXP v, int p) {
   return REAL(v);
 }
 
-// Calls f(design) with a dense or sparse (dgCMatrix) view of x, no copy, and
-// the per-column transform list(lower, upper, center, scale) (each NULL or length p)
-// that the core applies as it reads x.
+// Calls f(design) with a dense or sparse (dgCMatrix) view of x, no copy,
+// read through `transform`.
 template <class F>
-SEXP with_design(SEXP x, const Rcpp::List& transform, F&& f) {
-  auto column_transform = [&](int p) {
-    dpglmnet::ColumnTransform t;
-    t.lower = optional_column(setting(transform, "lower"), p);
-    t.upper = optional_column(setting(transform, "upper"), p);
-    if ((t.lower == nullptr) != (t.upper == nullptr))
-      Rcpp::stop("internal error: a clamp needs both ends");
-    t.center = optional_column(setting(transform, "center"), p);
-    t.scale = optional_column(setting(transform, "scale"), p);
-    return t;
-  };
+SEXP with_transformed_design(SEXP x, dpglmnet::ColumnTransform transform, F&& f) {
   if (Rf_isMatrix(x)) {
     Rcpp::NumericMatrix m(x);
-    dpglmnet::DenseDesign design(m.begin(), m.nrow(), m.ncol(), column_transform(m.ncol()));
+    dpglmnet::DenseDesign design(m.begin(), m.nrow(), m.ncol(), transform);
     return f(design);
   }
   Rcpp::S4 sparse(x);
@@ -87,11 +76,26 @@ SEXP with_design(SEXP x, const Rcpp::List& transform, F&& f) {
   Rcpp::IntegerVector row_index = sparse.slot("i");
   Rcpp::IntegerVector column_start = sparse.slot("p");
   Rcpp::NumericVector values = sparse.slot("x");
-  dpglmnet::ColumnTransform t = column_transform(dim[1]);
-  if (t.center != nullptr) Rcpp::stop("internal error: sparse x cannot be centred");
+  if (transform.center != nullptr) Rcpp::stop("internal error: sparse x cannot be centred");
   dpglmnet::SparseDesign design(row_index.begin(), column_start.begin(), values.begin(),
-                                dim[0], dim[1], t);
+                                dim[0], dim[1], transform);
   return f(design);
+}
+
+// The same with the per-column transform list(lower, upper, center, scale)
+// (each NULL or length p) that the core applies as it reads x.
+template <class F>
+SEXP with_design(SEXP x, const Rcpp::List& transform, F&& f) {
+  const int p = Rf_isMatrix(x) ? Rf_ncols(x)
+                               : Rcpp::IntegerVector(Rcpp::S4(x).slot("Dim"))[1];
+  dpglmnet::ColumnTransform t;
+  t.lower = optional_column(setting(transform, "lower"), p);
+  t.upper = optional_column(setting(transform, "upper"), p);
+  if ((t.lower == nullptr) != (t.upper == nullptr))
+    Rcpp::stop("internal error: a clamp needs both ends");
+  t.center = optional_column(setting(transform, "center"), p);
+  t.scale = optional_column(setting(transform, "scale"), p);
+  return with_transformed_design(x, t, std::forward<F>(f));
 }
 
 // Calls f(design, loss): every solver entry is one template instance per

@@ -13,6 +13,8 @@
 #include "dpglmnet/kernels.h"
 #include "dpglmnet/loss.h"
 #include "dpglmnet/os_entropy.h"
+#include "dpglmnet/penalty.h"
+#include "dpglmnet/smoothness.h"
 #include "dpglmnet/random.h"
 #include "dpglmnet/simd.h"
 #include "interface_common.h"
@@ -84,8 +86,9 @@ List dense_sweep_cpp(std::string isa, std::string family, NumericVector eta,
     using Loss = decltype(loss);
     auto sweep = update ? dpglmnet::kernels::dense_sweep<Loss, true>(chosen)
                         : dpglmnet::kernels::dense_sweep<Loss, false>(chosen);
+    const dpglmnet::ColumnTransform::Column identity;
     return sweep(static_cast<int>(out.size()), out.begin(), y.begin(), u, change,
-                 gradient_column.begin(), clip);
+                 gradient_column.begin(), clip, identity, identity);
   };
   const double sum = family == "binomial" ? run(dpglmnet::LogisticLoss())
                                           : run(dpglmnet::SquaredLoss());
@@ -210,4 +213,116 @@ RawVector os_random_bytes_cpp(int size, std::string device) {
 #endif
   dpglmnet::os_random_bytes(out.begin(), static_cast<std::size_t>(size));
   return out;
+}
+
+// ---- Test hooks of the data path (column transform, row access, planned prox)
+
+namespace {
+
+// A length-p double vector or NULL, as a pointer of the ColumnTransform.
+const double* transform_part(SEXP v, int p, const char* what) {
+  if (Rf_isNull(v)) return nullptr;
+  if (!Rf_isReal(v) || Rf_xlength(v) != p)
+    Rcpp::stop("%s must be NULL or a double vector of length ncol(x)", what);
+  return REAL(v);
+}
+
+}  // namespace
+
+// Test hook: x read through ColumnTransform{-bound, bound, center, scale} (each NULL
+// or of length p) by every consumer of the transform, so that R can compare
+// with the same calls on the explicitly transformed x. Returns the clipped
+// gradient sums of the sweeps (update[k], change[k], gradient[k]; column p is
+// the intercept, -1 no update) from eta = 0 and the final eta after one more
+// apply(update[0], change[0]); the exact smoothness (curvature 1); the rows
+// of RowAccess (an n x p matrix) and their products with b, one by one and
+// batched; and DP-SGD's clipped full gradient (noise 0, intercept).
+// [[Rcpp::export(.transformed_design_cpp)]]
+List transformed_design_cpp(SEXP x, SEXP bound, SEXP center, SEXP scale,
+                            std::string isa, std::string family, NumericVector y,
+                            IntegerVector update, NumericVector change,
+                            IntegerVector gradient, double clip, NumericVector b) {
+  clear_avx_upper_state();
+  const bool dense = Rf_isMatrix(x);
+  const int n = dense ? Rf_nrows(x) : IntegerVector(S4(x).slot("Dim"))[0];
+  const int p = dense ? Rf_ncols(x) : IntegerVector(S4(x).slot("Dim"))[1];
+  if (dense && !Rf_isReal(x)) Rcpp::stop("x must be a double matrix");
+  if (y.size() != n || b.size() != p || update.size() != change.size() ||
+      update.size() != gradient.size() || update.size() < 1)
+    Rcpp::stop("need length(y) = n, length(b) = p and one update, change and gradient per sweep");
+  for (R_xlen_t k = 0; k < update.size(); ++k)
+    if (update[k] < -1 || update[k] > p || gradient[k] < 0 || gradient[k] > p)
+      Rcpp::stop("sweep columns must be in [0, p] (updates: -1 for none)");
+  // A symmetric clamp [-bound_j, bound_j], as x.bounds gives.
+  const double* upper = transform_part(bound, p, "bound");
+  std::vector<double> lower_values;
+  if (upper) for (int k = 0; k < p; ++k) lower_values.push_back(-upper[k]);
+  dpglmnet::ColumnTransform transform;
+  transform.lower = upper ? lower_values.data() : nullptr;
+  transform.upper = upper;
+  transform.center = transform_part(center, p, "center");
+  transform.scale = transform_part(scale, p, "scale");
+  if (!dense && transform.center) Rcpp::stop("sparse x cannot be centred");
+  using dpglmnet::kernels::Isa;
+  const Isa chosen = isa == "avx512" ? Isa::avx512 : isa == "avx2" ? Isa::avx2
+                                                                   : Isa::baseline;
+  if (!dpglmnet::kernels::isa_supported(chosen)) Rcpp::stop("isa not supported here");
+
+  auto run = [&](const auto& design, auto loss) -> SEXP {
+    using Design = std::decay_t<decltype(design)>;
+    using Loss = decltype(loss);
+    const dpglmnet::ColumnSweeper<Design, Loss> sweeper(design, y.begin(), chosen);
+    NumericVector eta(n), sums(update.size());
+    for (R_xlen_t k = 0; k < update.size(); ++k)
+      sums[k] = sweeper.update_then_gradient(eta.begin(), update[k], change[k],
+                                             gradient[k], clip);
+    sweeper.apply(eta.begin(), update[0], change[0]);
+
+    const dpglmnet::RowAccess<Design> rows(design);
+    NumericMatrix row_values(n, p);
+    NumericVector dots(n), batch_dots(n);
+    std::vector<int> all(n);
+    for (int i = 0; i < n; ++i) {
+      all[i] = i;
+      rows.for_each_in_row(i, [&](int j, double v) { row_values(i, j) = v; });
+      dots[i] = rows.dot(i, b.begin());
+    }
+    rows.batch_dot(all.data(), n, b.begin(), batch_dots.begin());
+
+    dpglmnet::RandomSource rng(1, false);
+    dpglmnet::DPStochasticGradient<Design, Loss> sgd(design, y.begin(), true,
+                                                     {0.0, clip, 0.0, 1, 0}, rng);
+    return List::create(Named("sums") = sums, Named("eta") = eta,
+                        Named("smoothness") = dpglmnet::exact_smoothness(design, 1.0),
+                        Named("rows") = row_values, Named("dots") = dots,
+                        Named("batch_dots") = batch_dots,
+                        Named("full_gradient") = sgd.private_full_gradient());
+  };
+  const dpglmnet::Family id = dpglmnet::family_from_name(family);
+  return with_transformed_design(x, transform, [&](const auto& design) -> SEXP {
+    return dpglmnet::with_loss(id, [&](auto loss) -> SEXP { return run(design, loss); });
+  });
+}
+
+// Test hook: ElasticNetPenalty::prox(j[k], v[k], step) and the planned
+// prox's apply(j[k], v[k]) for the same penalty (j 0-based).
+// [[Rcpp::export(.planned_prox_cpp)]]
+List planned_prox_cpp(NumericVector v, IntegerVector j, double step, double lambda,
+                      double alpha, NumericVector penalty_factor, NumericVector lower,
+                      NumericVector upper) {
+  clear_avx_upper_state();
+  const int p = static_cast<int>(penalty_factor.size());
+  if (lower.size() != p || upper.size() != p || v.size() != j.size())
+    Rcpp::stop("need one lower and upper limit per penalty factor and one j per v");
+  for (R_xlen_t k = 0; k < j.size(); ++k)
+    if (j[k] < 0 || j[k] >= p) Rcpp::stop("j must be in [0, p)");
+  const dpglmnet::ElasticNetPenalty penalty{lambda, alpha, penalty_factor.begin(),
+                                            lower.begin(), upper.begin()};
+  const dpglmnet::PlannedProx planned = penalty.plan(p, step);
+  NumericVector direct(v.size()), from_plan(v.size());
+  for (R_xlen_t k = 0; k < v.size(); ++k) {
+    direct[k] = penalty.prox(j[k], v[k], step);
+    from_plan[k] = planned.apply(j[k], v[k]);
+  }
+  return List::create(Named("prox") = direct, Named("planned") = from_plan);
 }

@@ -29,8 +29,9 @@ void compare(double got, double want, const char* what) {
   if (!(error <= 1e-12)) std::printf("%s: got %.17g, want %.17g\n", what, got, want);
 }
 
+// transformed: the columns read through a clamp / centre / scale.
 template <class Loss>
-void check_sweep(std::mt19937& rng, int n, bool update) {
+void check_sweep(std::mt19937& rng, int n, bool update, bool transformed) {
   std::normal_distribution<double> normal;
   std::vector<double> eta(n), y(n), u(n), g(n);
   for (int i = 0; i < n; ++i) {
@@ -40,17 +41,27 @@ void check_sweep(std::mt19937& rng, int n, bool update) {
     g[i] = normal(rng);
   }
   const double change = 0.3, clip = 0.8;
+  dpglmnet::ColumnTransform::Column um, gm;
+  if (transformed) {
+    um.lower = -0.5, um.upper = 0.5, um.center = 0.1, um.scale = 2.0;
+    gm.lower = -1.0, gm.upper = 1.0, gm.center = -0.3, gm.scale = 0.7;
+  }
   std::vector<double> expected_eta = eta;
   double expected = 0.0;
   for (int i = 0; i < n; ++i) {
-    if (update) expected_eta[i] += change * u[i];
-    const double v = Loss::derivative(expected_eta[i], y[i]) * g[i];
+    if (update) expected_eta[i] += change * um(u[i]);
+    const double v = Loss::derivative(expected_eta[i], y[i]) * gm(g[i]);
     expected += std::min(std::max(v, -clip), clip);
   }
-  const auto sweep = update ? dpglmnet::kernels::dense_sweep<Loss, true>(dpglmnet::kernels::best_isa())
-                            : dpglmnet::kernels::dense_sweep<Loss, false>(dpglmnet::kernels::best_isa());
+  using dpglmnet::kernels::dense_sweep;
+  const auto isa = dpglmnet::kernels::best_isa();
+  using dpglmnet::kernels::Read;
+  const auto sweep = transformed ? (update ? dense_sweep<Loss, true, Read::transformed>(isa)
+                                           : dense_sweep<Loss, false, Read::transformed>(isa))
+                                 : (update ? dense_sweep<Loss, true>(isa)
+                                           : dense_sweep<Loss, false>(isa));
   const double got = sweep(n, eta.data(), y.data(), update ? u.data() : nullptr, change,
-                           g.data(), clip);
+                           g.data(), clip, um, gm);
   compare(got, expected, "dense sweep");
   for (int i = 0; i < n; ++i) compare(eta[i], expected_eta[i], "dense sweep eta");
 }
@@ -92,9 +103,11 @@ int main() {
     if (!(error <= 1e-15)) std::printf("exp(%g): relative error %g\n", v, error);
   }
   for (int n : {1, 2, 7, 64, 1001}) {
-    check_sweep<dpglmnet::LogisticLoss>(rng, n, true);
-    check_sweep<dpglmnet::LogisticLoss>(rng, n, false);
-    check_sweep<dpglmnet::SquaredLoss>(rng, n, true);
+    for (bool transformed : {false, true}) {
+      check_sweep<dpglmnet::LogisticLoss>(rng, n, true, transformed);
+      check_sweep<dpglmnet::LogisticLoss>(rng, n, false, transformed);
+      check_sweep<dpglmnet::SquaredLoss>(rng, n, true, transformed);
+    }
   }
   for (int p = 1; p <= 37; ++p) {
     const int rows = 50, m = 7;

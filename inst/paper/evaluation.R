@@ -42,6 +42,9 @@ dpglmnet_objective <- function(object, x, y) {
   link <- sweep(link, 2L, object$a0, "+")
   # the package's family object (R/family.R) is the one source of the loss
   data_fit <- colMeans(dpglmnet:::dpglmnet_family(object$family)$loss(link, response))
+  # l1-ball solvers ("dpfw", "nmd"): the path is over radii of the
+  # constraint, and the constrained problem has no penalty term.
+  if (identical(object$settings$path_parameter, "radius")) return(as.numeric(data_fit))
   alpha <- object$settings$alpha
   pf <- object$settings$penalty.factor
   if (is.null(pf)) pf <- rep(1, object$dim[1L])

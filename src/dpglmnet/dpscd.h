@@ -8,7 +8,7 @@
 // b = v / (lambda n).
 //
 // A step draws a minibatch B of m records uniformly without replacement,
-// independently of earlier steps (MinibatchSampler, dpsgd.h). Every j in B
+// independently of earlier steps (MinibatchSampler). Every j in B
 // computes, from the same (a_j, v), the update zeta_j of its local
 // subproblem (paper, eq. 8)
 //   G_j(zeta) = (1/n) l*_j(-a_j - zeta)
@@ -205,10 +205,10 @@ class DPDualCoordinateDescent {
   }
 
  private:
-  // Row access through two products (row'vector, vector += w row); the
-  // records as the solver reads them (design.h's RowAccess once the data path
-  // applies the column transform there).
-  const SampledRecords<Design> records_;
+  // Row access through two products (row'vector, vector += w row), with the
+  // column transform (clamp, centre, scale) applied: the records as the
+  // solver reads them (design.h).
+  const RowAccess<Design> records_;
   const int n_, p_;
   const double* y_;
   const DualSettings settings_;

@@ -23,10 +23,6 @@ struct SquaredLoss {
   static inline void pack_derivative(simd::Pack<W>& eta, const simd::Pack<W>& y) {
     eta -= y;
   }
-  static double value(double eta, double y) {
-    const double r = y - eta;
-    return 0.5 * r * r;
-  }
 };
 
 struct LogisticLoss {
@@ -42,12 +38,6 @@ struct LogisticLoss {
     eta = -eta;
     simd::exp_in_place<W>(eta);
     eta = 1.0 / (1.0 + eta) - y;
-  }
-  // log(1 + e^eta) - y eta, without overflow.
-  static double value(double eta, double y) {
-    const double softplus = eta > 0 ? eta + std::log1p(std::exp(-eta))
-                                    : std::log1p(std::exp(eta));
-    return softplus - y * eta;
   }
 };
 

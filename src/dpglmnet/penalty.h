@@ -6,8 +6,36 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace dpglmnet {
+
+struct ElasticNetPenalty;
+
+// prox_{step * psi_j} for one step size and every j, planned once per lambda
+// so that a solver taking many steps of the same size (DP-SGD) applies it
+// without a branch per coordinate: apply(j, v) returns exactly the doubles of
+// ElasticNetPenalty::prox(j, v, step) (tests pin this).
+class PlannedProx {
+ public:
+  // The constants of prox(j, ., step), computed as prox computes them.
+  // Reuses its storage: no allocation once sized.
+  void plan(const ElasticNetPenalty& penalty, int p, double step);
+
+  // sign(v) max(|v| - l1, 0) / (1 + l2) is (v - l1) / (1 + l2) or
+  // (v + l1) / (1 + l2) exactly, as prox's branches; + 0.0 turns the -0 of
+  // small negative v into prox's +0; then the clamp.
+  double apply(int j, double v) const {
+    const double magnitude = std::max(std::fabs(v) - threshold_[j], 0.0) / denominator_[j];
+    const double b = std::copysign(magnitude, v) + 0.0;
+    return std::min(std::max(b, lower_[j]), upper_[j]);
+  }
+
+ private:
+  std::vector<double> threshold_, denominator_;  // l1 and 1 + l2 of prox
+  const double* lower_ = nullptr;
+  const double* upper_ = nullptr;
+};
 
 struct ElasticNetPenalty {
   double lambda;
@@ -33,7 +61,26 @@ struct ElasticNetPenalty {
     return lambda * penalty_factor[j] *
            (0.5 * (1.0 - alpha) * b * b + alpha * std::fabs(b));
   }
+
+  // The prox of step `step` for coordinates 0..p-1, planned (see PlannedProx).
+  PlannedProx plan(int p, double step) const {
+    PlannedProx planned;
+    planned.plan(*this, p, step);
+    return planned;
+  }
 };
+
+inline void PlannedProx::plan(const ElasticNetPenalty& penalty, int p, double step) {
+  threshold_.resize(p);
+  denominator_.resize(p);
+  for (int j = 0; j < p; ++j) {
+    const double scale = step * penalty.lambda * penalty.penalty_factor[j];
+    threshold_[j] = scale * penalty.alpha;
+    denominator_[j] = 1.0 + scale * (1.0 - penalty.alpha);
+  }
+  lower_ = penalty.lower;
+  upper_ = penalty.upper;
+}
 
 }  // namespace dpglmnet
 

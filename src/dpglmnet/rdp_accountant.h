@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <vector>
 
@@ -35,13 +36,13 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kLogTwo = 0.69314718055994530942;
 constexpr double kLogSqrtPi = 0.57236494292470008707;  // 0.5 * log(pi)
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kLogSqrtTwoPi = 0.91893853320467274178;  // 0.5 * log(2 pi)
 // Maximal number of terms of the fractional-order series before giving up
 // (and returning +Inf, which is safe).
 constexpr long kMaxSeriesTerms = 100000;
 // A term is negligible once it is below log(running total) - kSeriesTol.
 constexpr double kSeriesTol = 30.0;
-// Relative width at which calibration bisection stops.
-constexpr double kCalibrationTol = 1e-10;
 
 inline bool is_integer(double x) {
   return std::isfinite(x) && std::floor(x) == x;
@@ -167,83 +168,160 @@ inline double log_a_frac(double q, double z, double alpha) {
   return kInf;
 }
 
-// Orders up to which Theorem 27's refinement is evaluated (as TF Privacy);
+// Orders up to which Theorem 27's refinement is evaluated (as dp_accounting);
 // above it the Theorem 9 terms alone are used (valid, looser).
 constexpr int kMaxRefinedOrder = 256;
-// Largest number of quadrature points on one side of a forward difference.
-constexpr double kMaxQuadraturePoints = 20000.0;
+// Half-width of the quadrature window around each mode of the integrand
+// below: with curvature >= 1 the integrand is below e^-32 of its peak there.
+constexpr double kQuadratureWindow = 8.0;
+// Relative size, in log, allowed for the trapezoid rule's discretisation
+// error bound (e^-30 ~ 1e-13).
+constexpr double kQuadratureLogTolerance = 30.0;
 
-// log E[(W - 1)^l] for even l >= 2, where W = exp(1/(2z^2) + Z/z), Z ~ N(0,1).
-// Since E[W^k] = exp(k (k+1) / (2 z^2)), this is the l-th forward difference
-// at 0 of x -> exp(x (x+1) / (2z^2)), the moment generating function of the
-// Gaussian mechanism's privacy loss that Theorem 27 of Wang, Balle &
-// Kasiviswanathan (2019) needs. Written as the expectation of a non-negative
-// integrand it has no cancellation (the alternating sum of binomial terms
-// loses every digit in double precision). The integrand exp(g(t)),
-// g(t) = -t^2/2 + l log|expm1(a + t/z)|, is log-concave on each side of its
-// zero t0 = -1/(2z), with curvature >= 1; each side's mode is found by
-// bisection and integrated by the trapezoid rule over +-12 around it, and
-// the neglected parts are bounded from above and added. The result is raised
-// by a relative 1e-6 to cover quadrature error, so it is never understated.
+// log of the l-th forward difference at 0, for even l >= 2, of
+//   phi(x) = exp((x - 1) eps(x)) = exp(x (x - 1) / (2 z^2)),
+// eps(x) = x / (2 z^2) the Gaussian's RDP: the quantity in Theorem 27 of
+// Wang, Balle & Kasiviswanathan (2019, arXiv:1808.00087), as dp_accounting
+// `_get_forward_diffs` evaluates it (at l = 2 it is e^{eps(2)} - 1, so that
+// 4 D_2 is the 4 (e^{eps(2)} - 1) of their Theorem 9). With L = p/q the
+// privacy-loss ratio of N(1, z^2) against N(0, z^2), E_q[L^x] = phi(x), so
+// the difference is E_q[(L - 1)^l] (not the difference at 1, E_p[(L - 1)^l],
+// which is larger). Under q, L = exp(s (t - t0)),
+// t ~ N(0,1), s = 1/z, t0 = s/2, and
+//   E_q[(L - 1)^l] = (2 pi)^{-1/2} int exp(g(t)) dt,
+//   g(t) = -t^2/2 + l log|expm1(s (t - t0))|,
+// a non-negative integrand (the alternating binomial sum that defines the
+// difference loses every digit in double precision at large z). g is concave
+// on each side of t0 with -g'' >= 1, so it has one mode on each side. The
+// integral is the trapezoid sum on the lattice t0 + k h over +-8 around each
+// mode, plus upper bounds for everything left out:
+//  * outside the windows g is monotone, so the tails are at most
+//    e^{g(edge)} / |g'(edge)| and the stretches between the windows and t0
+//    their number of lattice points times h e^{g(edge)};
+//  * the lattice sum over the whole line differs from the integral by at most
+//    2 sum_{k>=1} |F(2 pi k / h)| (Poisson summation), where the Fourier
+//    transform of the integrand obeys |F(w)| <= e^{-w^2/2} E_q[(L + 1)^l]
+//    <= e^{-w^2/2} 2^{l-1} (1 + phi(l)); h is chosen to make this < e^-30 of
+//    the result.
+// The log is then raised by a bound on the rounding error. So the result is
+// never below the true value; for l <= 256 it is within 1e-9 of it
+// (relative) for z >= 0.3 and within 1e-7 for z >= 0.05 (the rounding bound
+// grows like (l / z)^2).
+// Returns NaN where that cannot be ensured (z below about 3e-4 at l = 256,
+// where Theorem 9's term is the smaller anyway): the caller then keeps it.
 inline double log_gaussian_even_forward_difference(double z, int l) {
-  const double a = 1.0 / (2.0 * z * z), s = 1.0 / z, t0 = -a / s;
-  const double ll = static_cast<double>(l);
-  auto log_abs_expm1 = [](double x) {  // log|e^x - 1| without overflow
-    return x > 0.0 ? x + std::log(-std::expm1(-x)) : std::log(-std::expm1(x));
+  if (!(z > 0.0) || !std::isfinite(z) || l < 2 || l % 2 != 0) return kNaN;
+  const double s = 1.0 / z, t0 = 0.5 * s, ll = static_cast<double>(l);
+  // Positions are offsets d = t - t0 from the zero of the integrand, so that
+  // s d is exact up to rounding (no cancellation in s t - s^2/2).
+  auto log_abs_expm1 = [](double u) {  // log|e^u - 1| without overflow
+    return u > 0.0 ? u + std::log(-std::expm1(-u)) : std::log(-std::expm1(u));
   };
-  auto g = [&](double t) { return -0.5 * t * t + ll * log_abs_expm1(a + s * t); };
-  // slope of g: -t + l s W / (W - 1), decreasing on each side of t0
-  auto slope = [&](double t) { return -t - ll * s / std::expm1(-(a + s * t)); };
-  auto mode = [&](double inner, double direction) {
-    double near = inner, far = inner + direction;
-    while ((slope(far) > 0.0) == (direction > 0.0)) {
+  auto g = [&](double d) {
+    const double t = t0 + d;
+    return -0.5 * t * t + ll * log_abs_expm1(s * d);
+  };
+  // g'(d) = -t + l s e^u / (e^u - 1), u = s d; decreasing on each side.
+  auto slope = [&](double d) { return -(t0 + d) - ll * s / std::expm1(-s * d); };
+  // Bound on the rounding error of g(d), in units of the machine epsilon.
+  auto rounding_scale = [&](double d) {
+    const double t = t0 + d, u = s * d;
+    return 0.5 * t * t + ll * (std::fabs(log_abs_expm1(u)) + 1.0 + std::fabs(u));
+  };
+  // Mode on the side of sign `side`: bisection on the slope, to 1e-6.
+  auto mode = [&](double side) {
+    double near = 0.0, far = side;
+    for (int it = 0; it < 2000 && side * slope(far) > 0.0; ++it) {
       near = far;
-      far = inner + 2.0 * (far - inner);
+      far *= 2.0;
     }
-    for (int it = 0; it < 80; ++it) {
+    for (int it = 0; it < 200 && std::fabs(far - near) > 1e-6 * (1.0 + std::fabs(far)); ++it) {
       const double mid = 0.5 * (near + far);
-      if ((slope(mid) > 0.0) == (direction > 0.0)) near = mid; else far = mid;
+      if (side * slope(mid) > 0.0) near = mid; else far = mid;
     }
     return 0.5 * (near + far);
   };
-  const double eps = 1e-9 * (1.0 + std::fabs(t0));
-  const double modes[2] = {mode(t0 - eps, -1.0), mode(t0 + eps, 1.0)};
-  // g has curvature >= 1 everywhere, so 12 units from a mode it is below
-  // its peak by e^-72; the step resolves the mode's own width.
-  const double width = 12.0;
-  double top = -kInf, total = 0.0;  // running log-sum-exp: total * e^top
-  auto add = [&](double log_value) {
-    if (!(log_value > -kInf)) return;
-    if (log_value > top) { total = total * std::exp(top - log_value) + 1.0; top = log_value; }
-    else total += std::exp(log_value - top);
-  };
-  for (int side = 0; side < 2; ++side) {
-    const double peak = modes[side];
-    // curvature -g'' = 1 + l s^2 W / (W - 1)^2 at the mode, W = e^u, written
-    // with e^-|u| so that it neither overflows nor divides inf by inf
-    const double u = a + s * peak;
-    const double e = std::exp(-std::fabs(u)), em1 = std::expm1(-std::fabs(u));
+  const double modes[2] = {mode(-1.0), mode(1.0)};
+  // Laplace estimate of log int e^g, to choose the step.
+  double log_estimate = -kInf;
+  for (double m : modes) {
+    const double u = std::fabs(s * m);
+    const double e = std::exp(-u), em1 = std::expm1(-u);
     const double curvature = 1.0 + ll * s * s * e / (em1 * em1);
-    const double h = std::min(0.1, 0.2 / std::sqrt(curvature));
-    // A mode too narrow to resolve: give up on the refinement (NaN makes the
-    // caller keep the unrefined, valid term).
-    if (!(h > 2.0 * width / kMaxQuadraturePoints)) return kNaN;
-    // the window, clipped at t0 on the inner side
-    double lo = peak - width, hi = peak + width;
-    if (side == 0) hi = std::min(hi, t0); else lo = std::max(lo, t0);
-    const int steps = std::max(2, static_cast<int>(std::ceil((hi - lo) / h)));
-    const double step = (hi - lo) / steps;
-    for (int k = 0; k <= steps; ++k) {
-      const double weight = (k == 0 || k == steps) ? 0.5 * step : step;
-      add(std::log(weight) + g(lo + k * step));
-    }
-    // Outer tail beyond the window: g is concave with slope <= -width there.
-    add(g(side == 0 ? lo : hi) - std::log(width));
-    // Inner gap between the window and t0: g is monotone there.
-    const double gap = side == 0 ? t0 - hi : lo - t0;
-    if (gap > 0.0) add(std::log(gap) + g(side == 0 ? hi : lo));
+    log_estimate = std::max(log_estimate,
+                            g(m) + kLogSqrtTwoPi - 0.5 * std::log(curvature));
   }
-  return top + std::log(total) - 0.91893853320467274178 + std::log1p(1e-6);
+  // log of 2 sqrt(2 pi) 2^{l-1} (1 + phi(l)): the Poisson-summation error is
+  // at most that times e^{-(2 pi / h)^2 / 2} (times 1 + 1e-30 for h <= 1/2).
+  const double log_poisson_factor =
+      kLogTwo + kLogSqrtTwoPi + (ll - 1.0) * kLogTwo +
+      log_add(0.0, ll * (ll - 1.0) / (2.0 * z * z)) + 1e-12;
+  if (!std::isfinite(log_estimate) || !std::isfinite(log_poisson_factor)) return kNaN;
+  auto step_for = [&](double log_integral) {
+    const double exponent = log_poisson_factor - log_integral + kQuadratureLogTolerance;
+    return std::min(0.5, 2.0 * kPi / std::sqrt(2.0 * std::max(exponent, 1.0)));
+  };
+  double h = step_for(log_estimate);
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    double top = -kInf, total = 0.0;  // running log-sum-exp: total * e^top
+    auto add = [&](double log_value) {
+      if (!(log_value > -kInf)) return;
+      if (log_value > top) { total = total * std::exp(top - log_value) + 1.0; top = log_value; }
+      else total += std::exp(log_value - top);
+    };
+    double scale = 0.0;
+    long points = 0;
+    bool monotone_outside = true;
+    const double log_h = std::log(h);
+    for (int side = 0; side < 2; ++side) {
+      const double m = modes[side];
+      // lattice indices of the window: inner (towards t0) and outer edges
+      long inner, outer;
+      if (side == 0) {
+        outer = static_cast<long>(std::floor((m - kQuadratureWindow) / h));
+        inner = std::min(-1L, static_cast<long>(std::ceil((m + kQuadratureWindow) / h)));
+      } else {
+        inner = std::max(1L, static_cast<long>(std::floor((m - kQuadratureWindow) / h)));
+        outer = static_cast<long>(std::ceil((m + kQuadratureWindow) / h));
+      }
+      const long lo = std::min(inner, outer), hi = std::max(inner, outer);
+      for (long k = lo; k <= hi; ++k) {
+        const double d = static_cast<double>(k) * h;
+        add(log_h + g(d));
+        scale = std::max(scale, rounding_scale(d));
+        ++points;
+      }
+      const double sign = side == 0 ? -1.0 : 1.0;  // direction away from t0
+      // Outer tail: g decreases away from the window, with slope <= g'(edge).
+      const double d_out = static_cast<double>(outer) * h;
+      const double outward_slope = sign * slope(d_out);
+      if (!(outward_slope < 0.0)) monotone_outside = false;
+      add(g(d_out) - std::log(-outward_slope));
+      // Lattice points between t0 and the window: g increases towards the
+      // window, so each is below its inner edge.
+      const long gap = std::labs(inner) - 1;
+      if (gap > 0) {
+        const double d_in = static_cast<double>(inner) * h;
+        if (!(sign * slope(d_in) >= 0.0)) monotone_outside = false;
+        add(std::log(static_cast<double>(gap)) + log_h + g(d_in));
+      }
+    }
+    if (!monotone_outside || !(total > 0.0) || !std::isfinite(top)) return kNaN;
+    const double log_sum = top + std::log(total);
+    const double log_discretisation = log_poisson_factor - 2.0 * kPi * kPi / (h * h);
+    if (log_discretisation > log_sum - kQuadratureLogTolerance) {
+      h = std::min(0.7 * h, step_for(log_sum));  // the estimate was off: refine
+      continue;
+    }
+    // Rounding: each g(d) is within a few ulps of `scale`, and the sum of
+    // `points` positive terms within `points` ulps.
+    const double rounding =
+        8.0 * std::numeric_limits<double>::epsilon() * (scale + static_cast<double>(points)) +
+        1e-13;
+    if (!(rounding < 1e-3)) return kNaN;
+    return log_add(log_sum, log_discretisation) - kLogSqrtTwoPi + rounding;
+  }
+  return kNaN;
 }
 
 // Table of log forward differences for Theorem 27, indexed by even l up to
@@ -255,18 +333,25 @@ inline std::vector<double> forward_difference_table(double z, int max_l) {
   return table;
 }
 
+// Relative amount by which the log moments are raised to cover rounding
+// (lgamma, log-sum-exp), so that they are never below the exact bound.
+constexpr double kLogMomentRoundingPad = 1e-11;
+
 // Log moment K(m) = (m-1) eps'(m) of one step of the Gaussian with fixed-size
 // sampling without replacement, integer m >= 2, replace-one: Theorem 27 of
 // Wang, Balle & Kasiviswanathan 2019 (arXiv:1808.00087) for the Gaussian,
-// base RDP eps(a) = a / (2 z^2), eps(inf) = inf:
+// base RDP eps(a) = a / (2 z^2), eps(inf) = inf (as dp_accounting
+// `_compute_rdp_sample_wor_gaussian_int`):
 //   K(m) <= log( 1 + q^2 C(m,2) min{4 (e^eps(2) - 1), 2 e^eps(2)}
 //                + sum_{j=3}^m q^j C(m,j) min{2 e^{(j-1) eps(j)},
 //                                             4 sqrt(D_{2 floor(j/2)} D_{2 ceil(j/2)})} ),
-// D_l the forward differences above (`table`, log scale). Without a table,
-// or for m > kMaxRefinedOrder, only the first branch of each min is used
-// (their Theorem 9: valid, looser). Also capped by the unsampled value
-// (m-1) m / (2 z^2): sampling without replacement under replace-one is a
-// mixture of replace-one pairs, and exp((m-1) D_m) is jointly convex.
+// D_l = E_q[(L - 1)^l] the forward differences above (`table`, log scale).
+// Without a table, or for m > kMaxRefinedOrder, only the first branch of each
+// min is used (their Theorem 9: valid, looser). Also capped by the unsampled
+// value (m-1) m / (2 z^2): sampling without replacement under replace-one is
+// a mixture of replace-one pairs, and exp((m-1) R_m(P || Q)), R_m the Renyi
+// divergence, is jointly convex in (P, Q). The result is raised by a relative
+// kLogMomentRoundingPad.
 inline double wor_log_moment_int(double q, double z, double m,
                                  const std::vector<double>* table = nullptr) {
   const double two_z2 = 2.0 * z * z;
@@ -292,7 +377,7 @@ inline double wor_log_moment_int(double q, double z, double m,
     }
     log_a = log_add(log_a, term + jj * log_q + log_abs_binom(m, jj));
   }
-  return std::min(log_a, (m - 1.0) * m / two_z2);
+  return std::min(log_a, (m - 1.0) * m / two_z2) * (1.0 + kLogMomentRoundingPad);
 }
 
 // The largest integer order whose log moment is needed for `alpha`.
@@ -329,7 +414,7 @@ inline double poisson_subsampled_gaussian(double q, double z, double alpha) {
 // the log moment K(alpha) = (alpha-1) eps'(alpha), convex in alpha, is bounded
 // by linear interpolation between floor(alpha) and ceil(alpha) (their
 // Corollary 10); for 1 < alpha < 2 the value at alpha = 2 is used (RDP is
-// nondecreasing in alpha). Never exceeds the unsampled alpha / (2 z^2).
+// nondecreasing in alpha). Capped by the unsampled alpha / (2 z^2).
 inline double without_replacement_subsampled_gaussian(
     double q, double z, double alpha, const std::vector<double>* table = nullptr) {
   if (std::isnan(q) || std::isnan(z) || std::isnan(alpha) || q < 0.0 || q > 1.0 ||
@@ -357,7 +442,8 @@ inline double without_replacement_subsampled_gaussian(
     eps = ((1.0 - t) * k_lo + t * k_hi) / (alpha - 1.0);
   }
   if (std::isnan(eps)) return detail::kInf;
-  return std::max(0.0, std::min(eps, base));
+  // the cap, too, raised to cover its rounding
+  return std::max(0.0, std::min(eps, base * (1.0 + detail::kLogMomentRoundingPad)));
 }
 
 // The same at several orders, computing Theorem 27's forward differences
@@ -439,100 +525,6 @@ inline double delta_from_rdp(const double* orders, const double* rdp, int k,
   if (best_index != nullptr) *best_index = best_i;
   if (best_i < 0) return 1.0;
   return std::min(1.0, std::exp(best));
-}
-
-// One kind of Gaussian release sharing the noise multiplier z: `steps`
-// releases, each on a sample drawn with `sampling` 0 = none (q ignored; RDP
-// alpha / (2 z^2)), 1 = Poisson (rate q), 2 = without replacement (fraction
-// q, replace-one).
-struct GaussianReleases {
-  double q;
-  double steps;
-  int sampling;
-};
-
-// RDP at one order of one step of a kind of release.
-inline double one_step_rdp(const GaussianReleases& part, double z, double alpha) {
-  if (!(alpha > 1.0)) return detail::kNaN;
-  if (part.sampling == 1) return poisson_subsampled_gaussian(part.q, z, alpha);
-  if (part.sampling == 2) return without_replacement_subsampled_gaussian(part.q, z, alpha);
-  if (z == 0.0) return detail::kInf;
-  return alpha / (2.0 * z * z);
-}
-
-// Epsilon at delta of all the releases composed (RDP adds up over releases,
-// Mironov 2017, Prop. 1), each with noise multiplier z.
-inline double epsilon_for_noise(const std::vector<GaussianReleases>& parts, double z,
-                                double delta, const double* orders, int k,
-                                int* best_index = nullptr) {
-  std::vector<double> rdp(static_cast<size_t>(k), 0.0), one(static_cast<size_t>(k));
-  for (const auto& part : parts) {
-    if (!(part.steps > 0.0)) continue;
-    if (part.sampling == 2) {
-      without_replacement_curve(part.q, z, orders, k, one.data());
-    } else {
-      for (int i = 0; i < k; ++i) one[static_cast<size_t>(i)] = one_step_rdp(part, z, orders[i]);
-    }
-    for (int i = 0; i < k; ++i)
-      rdp[static_cast<size_t>(i)] += compose(one[static_cast<size_t>(i)], part.steps);
-  }
-  return epsilon_from_rdp(orders, rdp.data(), k, delta, best_index);
-}
-
-// Smallest noise multiplier z shared by all the releases whose composed
-// epsilon is <= target_epsilon at delta. Brackets z by doubling / halving
-// from 1, then bisects in log z to relative width 1e-10 and returns the upper
-// (more noise) end, so epsilon at the returned z never exceeds the target.
-// Returns +Inf if even z = 1e12 is not enough, 0 if no privacy is spent at
-// all, NaN on invalid input.
-inline double noise_multiplier_for(double target_epsilon, double delta,
-                                   const std::vector<GaussianReleases>& parts,
-                                   const double* orders, int k) {
-  if (std::isnan(target_epsilon) || target_epsilon < 0.0 || !(delta > 0.0) ||
-      k <= 0 || orders == nullptr)
-    return detail::kNaN;
-  bool spends = false;
-  for (const auto& part : parts) {
-    if (!(part.steps >= 0.0) || part.sampling < 0 || part.sampling > 2) return detail::kNaN;
-    if (part.sampling != 0 && !(part.q >= 0.0 && part.q <= 1.0)) return detail::kNaN;
-    if (part.steps > 0.0 && (part.sampling == 0 || part.q > 0.0)) spends = true;
-  }
-  if (!spends || target_epsilon == detail::kInf) return 0.0;
-  auto admissible = [&](double z) {
-    return epsilon_for_noise(parts, z, delta, orders, k) <= target_epsilon;
-  };
-
-  double lo = 1.0, hi = 1.0;
-  if (admissible(1.0)) {
-    lo = 0.5;
-    while (admissible(lo)) {
-      hi = lo;
-      lo *= 0.5;
-      if (lo < 1e-6) return hi;  // even tiny noise suffices
-    }
-  } else {
-    hi = 2.0;
-    while (!admissible(hi)) {
-      lo = hi;
-      hi *= 2.0;
-      if (hi > 1e12) return detail::kInf;
-    }
-  }
-  // Invariant: epsilon(lo) > target >= epsilon(hi).
-  for (int it = 0; it < 400 && hi - lo > detail::kCalibrationTol * hi; ++it) {
-    const double mid = std::sqrt(lo * hi);
-    if (admissible(mid)) hi = mid;
-    else lo = mid;
-  }
-  return hi;
-}
-
-// The same for one kind of release.
-inline double noise_multiplier_for(double target_epsilon, double delta, double steps,
-                                   double q, int sampling, const double* orders, int k) {
-  return noise_multiplier_for(target_epsilon, delta,
-                              std::vector<GaussianReleases>{{q, steps, sampling}},
-                              orders, k);
 }
 
 }  // namespace rdp

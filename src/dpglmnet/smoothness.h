@@ -1,5 +1,6 @@
 // Coordinate-wise smoothness constants M_j = curvature * (1/n) sum_i x_ij^2
-// of the data-fitting term (Mangold et al. 2022, Sec. 5.3).
+// of the data-fitting term (Mangold et al. 2022, Sec. 5.3), of x as the
+// solvers see it: through the design's column transform (design.h).
 #ifndef DPGLMNET_SMOOTHNESS_H
 #define DPGLMNET_SMOOTHNESS_H
 
@@ -24,7 +25,9 @@ std::vector<double> exact_smoothness(const Design& x, double curvature) {
 
 // Private constants (Mangold et al. 2022, App. F, eq. 126), pure
 // epsilon-DP by the Laplace mechanism. Per-record values curvature * x_ij^2
-// are clamped to their public bound b_j = curvature * bound_j^2, so each lies
+// are clamped to their public bound b_j = curvature * bound_j^2 (a no-op when
+// the design clamps x to the same bounds; the bound of a centred or scaled
+// column must be given for the transformed values), so each lies
 // in [0, b_j] and replacing one record moves the mean by at most b_j / n
 // (the paper's 2 b_j / n is for values in [-b_j, b_j]); the p releases share
 // epsilon equally (basic composition), hence the scale p b_j / (n epsilon).

@@ -1,0 +1,167 @@
+# The l1-ball solvers (private Frank-Wolfe, noisy mirror descent) as solvers
+# of the private path skeleton (R/solvers.R). They solve the constrained
+# LASSO
+#   minimize (1/n) sum_i loss(b0 + x_i'b, y_i)  subject to ||b||_1 <= R
+# over an increasing sequence of public radii R (the path parameter, kept
+# where glmnet keeps lambda), with warm starts. The numerical work is in
+# src/dpglmnet/frank_wolfe.h and src/dpglmnet/mirror_descent.h.
+
+l1_solver_names <- c("dpfw", "nmd")
+
+# The intercept of DP-FW is a Gaussian release per step with noise
+# multiplier 3z: each costs 1/9 of a selection's zCDP (a selection at
+# multiplier z is 1/(2z^2)-zCDP, as a Gaussian at z), so the intercept takes
+# a tenth of the path's budget.
+dpfw_intercept_factor <- 3
+
+dpfw_solver <- list(
+  by_radius = TRUE,
+  setup = function(problem) {
+    list(clip = if (is.finite(problem$epsilon)) problem$clip else Inf,
+         steps = problem$passes, intercept_step = 1 / problem$curvature)
+  },
+  start_release = function(problem) NULL,
+  releases = function(problem) {
+    steps <- problem$nlambda * problem$passes
+    Filter(Negate(is.null), list(
+      mechanism("DP-FW vertex choices: report-noisy-max over the 2p vertices +-R e_j",
+                "exponential", steps,
+                "2 R C / n (utilities <+-R e_j, coordinate-clipped gradient>)",
+                calibrated = TRUE),
+      if (problem$intercept) {
+        mechanism("DP-FW intercept: clipped gradient", "gaussian", steps, "2 C / n",
+                  calibrated = TRUE, factor = dpfw_intercept_factor)
+      }))
+  },
+  # Gumbel scale beta = z * Delta with Delta = 2 R C / n (frank_wolfe.h): the
+  # core multiplies z 2C / n by each radius. Intercept noise sd 3z 2C / n.
+  noise = function(problem, setup, z) {
+    if (!is.finite(problem$epsilon)) {
+      return(list(gumbel_multiplier = 0, intercept_noise_sd = 0))
+    }
+    list(gumbel_multiplier = z * 2 * setup$clip / problem$n,
+         intercept_noise_sd = if (problem$intercept) {
+           dpfw_intercept_factor * z * 2 * setup$clip / problem$n
+         } else 0)
+  },
+  path = function(problem, setup, noise, radius) {
+    .dpfw_path_cpp(problem$x, problem$y, core_settings(
+      problem, radius = radius, clip = setup$clip,
+      gumbel_multiplier = noise$gumbel_multiplier,
+      intercept_noise_sd = noise$intercept_noise_sd,
+      intercept_step = setup$intercept_step, steps = setup$steps,
+      keep_picks = TRUE))
+  },
+  settings = function(problem, setup, noise) {
+    list(steps_per_radius = setup$steps, gumbel_multiplier = noise$gumbel_multiplier,
+         gumbel_scale = noise$gumbel_multiplier * problem$l1.radius,
+         intercept_noise_sd = noise$intercept_noise_sd,
+         intercept_step = setup$intercept_step)
+  }
+)
+
+nmd_solver <- list(
+  by_radius = TRUE,
+  setup = function(problem) {
+    batch <- problem$batch.size
+    steps <- ceiling(problem$passes * problem$n / batch)
+    list(clip = if (is.finite(problem$epsilon)) problem$clip else Inf,
+         batch = batch, rate = batch / problem$n, steps = steps,
+         log_p = max(log(problem$p), 1))
+  },
+  start_release = function(problem) NULL,
+  releases = function(problem) {
+    rate <- problem$batch.size / problem$n
+    steps <- ceiling(problem$passes * problem$n / problem$batch.size)
+    list(mechanism("NMD clipped minibatch gradient sums", "gaussian",
+                   problem$nlambda * steps, "2 C", calibrated = TRUE,
+                   sampling = if (rate < 1) "without_replacement" else "none",
+                   sampling_rate = rate))
+  },
+  # Noise sd z 2C on the sum of m clipped gradients (replace-one sensitivity
+  # 2C). Step (Asi et al. 2021, Theorem 3 / Lemma 3.1): with h = ||b||_q^2 / 2,
+  # (q - 1)/e^2 = 1 / (e^2 log p)-strongly convex in l1, D_h(b*, 0) <= R^2 / 2
+  # and E||g||_inf^2 <= G^2 = C^2 + 2 sigma^2 log(2p) (sigma = z 2C / m the
+  # noise sd per coordinate of the averaged gradient, C >= ||g_i||_inf),
+  # eta = step * R / (e G sqrt(T log p)). The intercept moves by
+  # min(1, step / sqrt(T)) / curvature times its noisy gradient (at most
+  # 1 / curvature, the step of exact minimization for least squares, so it
+  # never diverges).
+  noise = function(problem, setup, z) {
+    sd <- if (is.finite(problem$epsilon)) z * 2 * setup$clip else 0
+    scale <- if (is.finite(setup$clip)) setup$clip else problem$clip
+    g <- sqrt(scale^2 + 2 * (sd / setup$batch)^2 * log(2 * problem$p))
+    list(noise_sd = sd, gradient_bound = g,
+         step_size = problem$step / (exp(1) * g * sqrt(setup$steps * setup$log_p)),
+         intercept_step = min(1, problem$step / sqrt(setup$steps)) / problem$curvature)
+  },
+  path = function(problem, setup, noise, radius) {
+    .nmd_path_cpp(problem$x, problem$y, core_settings(
+      problem, radius = radius, clip = setup$clip, noise_sd = noise$noise_sd,
+      batch_size = setup$batch, steps = setup$steps, step_size = noise$step_size,
+      intercept_step = noise$intercept_step))
+  },
+  settings = function(problem, setup, noise) {
+    list(batch.size = setup$batch, sampling_rate = setup$rate,
+         steps_per_radius = setup$steps, mirror_map_q = 1 + 1 / setup$log_p,
+         noise_sd = noise$noise_sd, gradient_bound = noise$gradient_bound,
+         step_size = noise$step_size * problem$l1.radius,
+         intercept_step = noise$intercept_step)
+  }
+)
+
+# The default radii (l1.radius = NULL), from public inputs only, on the scale
+# the solver works on (standardized when standardize = TRUE): nlambda values
+# geometric from lambda.min.ratio * R_max to R_max = sqrt(p), the l1 norm of
+# a vector of unit l2 norm spread over all p coordinates: a unit-variance
+# response regressed on uncorrelated unit-variance features has sum b_j^2 <=
+# 1 (the explained variance), so ||b||_1 <= sqrt(p).
+l1_radius_grid <- function(problem) {
+  sqrt(problem$p) * exp(seq(log(problem$lambda.min.ratio), 0, length.out = problem$nlambda))
+}
+
+# Checks of the arguments that the l1 solvers read or refuse; returns the
+# radius sequence (NULL: the default grid) and nlambda.
+check_l1_arguments <- function(solver, l1.radius, alpha, lambda, lower.limits,
+                               upper.limits, penalty.factor, nlambda) {
+  if (!solver %in% l1_solver_names) {
+    if (!is.null(l1.radius)) {
+      dpglmnet_abort("l1.radius", sprintf(paste(
+        "applies to the l1-ball solvers (%s) only; solver \"%s\" follows a",
+        "lambda path."), paste0('"', l1_solver_names, '"', collapse = ", "), solver))
+    }
+    return(list(l1.radius = NULL, nlambda = nlambda))
+  }
+  what <- sprintf("solver = \"%s\"", solver)
+  if (alpha != 1) {
+    dpglmnet_abort("alpha", sprintf(paste(
+      "must be 1 for %s: the l1-ball solvers fit the constrained LASSO",
+      "||b||_1 <= l1.radius; use solver = \"dpcd\" for the elastic net."), what))
+  }
+  if (!is.null(lambda)) {
+    dpglmnet_abort("lambda", sprintf(paste(
+      "is not used by %s, which follows a path of l1 radii: give `l1.radius`",
+      "instead."), what))
+  }
+  if (any(is.finite(lower.limits)) || any(is.finite(upper.limits))) {
+    dpglmnet_abort(if (any(is.finite(lower.limits))) "lower.limits" else "upper.limits",
+                   sprintf("must be infinite for %s (box constraints are not supported).",
+                           what))
+  }
+  if (any(penalty.factor != penalty.factor[1L])) {
+    dpglmnet_abort("penalty.factor", sprintf(
+      "must be equal across columns for %s (the constraint is the plain l1 ball).",
+      what))
+  }
+  if (!is.null(l1.radius)) {
+    l1.radius <- check_numeric(l1.radius, "l1.radius", lower = 0, lower_open = TRUE,
+                               length = NULL)
+    if (is.unsorted(l1.radius, strictly = TRUE)) {
+      dpglmnet_abort("l1.radius", paste(
+        "must be strictly increasing: the path warm-starts each radius from the",
+        "previous solution, which is feasible only for a larger ball."))
+    }
+    nlambda <- length(l1.radius)
+  }
+  list(l1.radius = l1.radius, nlambda = nlambda)
+}

@@ -1,0 +1,140 @@
+# Peak memory and time of a fit against the size of x: DP-CD and DP-SGD,
+# dense and sparse (10% non-zeros) x, with and without x.bounds. Each fit runs
+# in a child Rscript under /usr/bin/time -v, so that its peak is not mixed
+# with the others'.
+#
+#   Rscript inst/bench/memory.R                 # n = 1e4, 1e5, 1e6 (p = 100)
+#   Rscript inst/bench/memory.R --large         # adds n = 3e6 (2.4 GB dense)
+#   Rscript inst/bench/memory.R --sizes=1e6x100,1e5x1000 --reps=1
+#
+# Columns: x_MB, the size of x (dense: 8 np bytes; sparse: 12 bytes per
+# stored entry); process_MB, the child's "Maximum resident set size" as
+# /usr/bin/time -v reports it (R itself, x, and the fit); fit_extra_MB, what
+# the fit added above the resident size just before it (the kernel's peak
+# RSS is reset after x is built, /proc/self/clear_refs); seconds, the median
+# elapsed time of dpglmnet() over --reps calls. Targets (issue 12): DP-CD
+# adds O(n + p) to x, DP-SGD at most one copy of x.
+#
+# Every fit: epsilon = 1, lambda = 0.05, passes = 2, smoothness = "uniform"
+# (the same work with and without bounds), x.bounds = 3 where given (about
+# 13% of the entries exceed it); DP-SGD's batch is the default sqrt(n).
+args <- commandArgs(trailingOnly = TRUE)
+
+# /proc/self/status fields in kB (NA where there is no /proc).
+proc_kb <- function(field) {
+  line <- tryCatch(grep(paste0("^", field, ":"), readLines("/proc/self/status"),
+                        value = TRUE), error = function(e) character(0))
+  if (length(line) == 0L) return(NA_real_)
+  as.numeric(gsub("[^0-9]", "", line))
+}
+
+# x with values 2 * N(0, 1) (a recycled block, so that building it costs one
+# allocation of x), and a response.
+make_data <- function(storage, n, p) {
+  values <- 2 * stats::rnorm(1e6 + 7)
+  if (storage == "dense") {
+    x <- rep_len(values, n * p)
+    dim(x) <- c(n, p)
+  } else {
+    per_column <- n %/% 10L
+    rows <- rep.int(seq.int(0L, by = 10L, length.out = per_column), p) +
+      rep(seq_len(p) %% 10L, each = per_column)
+    # Matrix's class without attaching Matrix (4 s and 150 MB here).
+    dgc <- methods::getClass("dgCMatrix", where = asNamespace("Matrix"))
+    x <- methods::new(dgc, i = rows, x = rep_len(values, length(rows)),
+                      p = seq.int(0L, by = per_column, length.out = p + 1L),
+                      Dim = c(as.integer(n), as.integer(p)))
+  }
+  y <- 0.5 * x[, 1] - 0.25 * x[, 2] + stats::rnorm(n)
+  list(x = x, y = y)
+}
+
+child <- function(storage, solver, bounds, n, p, reps) {
+  suppressPackageStartupMessages(library(dpglmnet))
+  set.seed(1)
+  d <- make_data(storage, n, p)
+  # A fit on a few records first: what loads once per session (Matrix's
+  # namespace: 150 MB and seconds here) is not counted as the fit's.
+  if (solver != "none") {
+    small <- make_data(storage, 100, p)
+    invisible(suppressMessages(dpglmnet(small$x, small$y, lambda = 0.05,
+                                        solver = solver, smoothness = "uniform")))
+  } else {
+    loadNamespace("Matrix")
+  }
+  invisible(gc())
+  # Forget the peak of building the data: the fit's own peak is measured.
+  reset <- tryCatch({ cat("5", file = "/proc/self/clear_refs"); TRUE },
+                    error = function(e) FALSE, warning = function(e) FALSE)
+  before <- proc_kb("VmRSS")
+  seconds <- numeric(0)
+  if (solver != "none") {
+    for (r in seq_len(reps)) {
+      seconds[r] <- system.time(suppressMessages(dpglmnet(
+        d$x, d$y, epsilon = 1, lambda = 0.05, passes = 2, solver = solver,
+        smoothness = "uniform", x.bounds = if (bounds) 3 else NULL)))[["elapsed"]]
+    }
+  }
+  peak <- if (reset) proc_kb("VmHWM") else NA_real_
+  x_mb <- if (storage == "dense") 8 * n * p / 2^20 else 12 * length(d$x@x) / 2^20
+  cat(sprintf("RESULT %.6g %.6g %.6g %.6g\n", x_mb, peak - before,
+              if (length(seconds)) stats::median(seconds) else NaN, before))
+}
+
+if (length(args) >= 1L && args[1] == "--child") {
+  child(args[2], args[3], args[4] == "TRUE", as.numeric(args[5]),
+        as.numeric(args[6]), as.integer(args[7]))
+  quit(save = "no")
+}
+
+option <- function(name, default) {
+  hit <- grep(paste0("^--", name, "="), args, value = TRUE)
+  if (length(hit)) sub(paste0("^--", name, "="), "", hit[1]) else default
+}
+sizes <- option("sizes", if ("--large" %in% args) "1e4x100,1e5x100,1e6x100,3e6x100"
+                         else "1e4x100,1e5x100,1e6x100")
+sizes <- lapply(strsplit(strsplit(sizes, ",")[[1]], "x"), as.numeric)
+reps <- as.integer(option("reps", "3"))
+script <- normalizePath(sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
+                                                 value = TRUE)[1]))
+rscript <- file.path(R.home("bin"), "Rscript")
+
+run_child <- function(storage, solver, bounds, n, p) {
+  out <- suppressWarnings(system2("/usr/bin/time", c(
+    "-v", rscript, shQuote(script), "--child", storage, solver, bounds,
+    format(n, scientific = FALSE), format(p, scientific = FALSE), reps),
+    stdout = TRUE, stderr = TRUE))
+  result <- grep("^RESULT ", out, value = TRUE)
+  max_rss <- grep("Maximum resident set size", out, value = TRUE)
+  if (length(result) != 1L || length(max_rss) != 1L) {
+    stop("child failed:\n", paste(out, collapse = "\n"))
+  }
+  r <- as.numeric(strsplit(result, " ")[[1]][-1])
+  data.frame(n = n, p = p, storage = storage, solver = solver,
+             x.bounds = if (solver == "none") "-" else if (bounds) "3" else "NULL",
+             x_MB = round(r[1], 1),
+             process_MB = round(as.numeric(gsub("[^0-9]", "", max_rss)) / 1024, 1),
+             fit_extra_MB = round(r[2] / 1024, 1),
+             seconds = signif(r[3], 3))
+}
+
+options(width = 150)
+cat("dpglmnet from", find.package("dpglmnet"), "\n")
+cat("R", paste(R.version$major, R.version$minor, sep = "."), "|",
+    parallel::detectCores(), "cores | reps =", reps, "\n\n")
+rows <- list()
+for (size in sizes) {
+  for (storage in c("dense", "sparse")) {
+    # The data alone: the floor the fits add to.
+    rows[[length(rows) + 1L]] <- run_child(storage, "none", FALSE, size[1], size[2])
+    for (solver in c("dpcd", "dpsgd")) {
+      for (bounds in c(FALSE, TRUE)) {
+        rows[[length(rows) + 1L]] <- run_child(storage, solver, bounds, size[1], size[2])
+      }
+    }
+  }
+}
+table <- do.call(rbind, rows)
+table$extra_over_x <- ifelse(table$solver == "none", NA,
+                             round(table$fit_extra_MB / table$x_MB, 2))
+print(table, row.names = FALSE)

@@ -1,0 +1,89 @@
+// R entry points of the l1-ball solvers (R/l1.R): private Frank-Wolfe and
+// noisy mirror descent. Conversion only; the paths run over increasing
+// radii with warm starts.
+#include <Rcpp.h>
+
+#include <vector>
+
+#include "dpglmnet/frank_wolfe.h"
+#include "dpglmnet/mirror_descent.h"
+#include "interface_common.h"
+
+using namespace Rcpp;
+using namespace interface;
+
+namespace {
+
+// Runs fit_one(l, radius) over the radii and returns list(beta = p x nradius,
+// a0) from solver.coef() (features, then the intercept).
+template <class Solver, class Fit>
+List radius_path(Solver& solver, int p, const std::vector<double>& radii, int trace,
+                 Fit&& fit_one) {
+  const int count = static_cast<int>(radii.size());
+  NumericMatrix beta(p, count);
+  NumericVector a0(count);
+  auto after = progress(trace, radii.size());
+  for (int l = 0; l < count; ++l) {
+    fit_one(l, radii[l]);
+    const std::vector<double>& coef = solver.coef();
+    std::copy(coef.begin(), coef.begin() + p, beta.begin() + static_cast<R_xlen_t>(l) * p);
+    a0[l] = solver.coordinates() > p ? coef[p] : 0.0;
+    after(l);
+  }
+  return List::create(Named("beta") = beta, Named("a0") = a0);
+}
+
+}  // namespace
+
+// [[Rcpp::export(.dpfw_path_cpp)]]
+List dpfw_path_cpp(SEXP x, NumericVector y, List settings) {
+  clear_avx_upper_state();
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  const std::vector<double> radii = numbers(settings, "radius");
+  const dpglmnet::FrankWolfeSettings fw{
+      number(settings, "clip"), number(settings, "gumbel_multiplier"),
+      number(settings, "intercept_noise_sd"), number(settings, "intercept_step"),
+      static_cast<long long>(number(settings, "steps"))};
+  const bool keep_picks = flag(settings, "keep_picks");
+  return with_design_and_loss(
+      x, setting(settings, "transform"), text(settings, "family"),
+      [&](const auto& design, auto loss) -> SEXP {
+        using Design = std::decay_t<decltype(design)>;
+        using Loss = decltype(loss);
+        dpglmnet::DPFrankWolfe<Design, Loss> solver(design, y.begin(),
+                                                    flag(settings, "intercept"), fw, rng);
+        IntegerMatrix picks(keep_picks ? static_cast<int>(fw.steps) : 0,
+                            keep_picks ? static_cast<int>(radii.size()) : 0);
+        List out = radius_path(solver, design.cols(), radii, integer(settings, "trace"),
+                               [&](int l, double radius) {
+          solver.fit(radius, keep_picks ? picks.begin() + static_cast<R_xlen_t>(l) * fw.steps
+                                        : nullptr);
+        });
+        if (keep_picks) {
+          for (int& k : picks) k += 1;  // 1-based for R
+          out["picks"] = picks;
+        }
+        return out;
+      });
+}
+
+// [[Rcpp::export(.nmd_path_cpp)]]
+List nmd_path_cpp(SEXP x, NumericVector y, List settings) {
+  clear_avx_upper_state();
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  const std::vector<double> radii = numbers(settings, "radius");
+  const dpglmnet::MirrorDescentSettings md{
+      number(settings, "clip"), number(settings, "noise_sd"),
+      integer(settings, "batch_size"), static_cast<long long>(number(settings, "steps")),
+      number(settings, "step_size"), number(settings, "intercept_step")};
+  return with_design_and_loss(
+      x, setting(settings, "transform"), text(settings, "family"),
+      [&](const auto& design, auto loss) -> SEXP {
+        using Design = std::decay_t<decltype(design)>;
+        using Loss = decltype(loss);
+        dpglmnet::NoisyMirrorDescent<Design, Loss> solver(
+            design, y.begin(), flag(settings, "intercept"), md, rng);
+        return radius_path(solver, design.cols(), radii, integer(settings, "trace"),
+                           [&](int, double radius) { solver.fit(radius); });
+      });
+}
