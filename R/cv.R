@@ -219,8 +219,8 @@ cv_s <- function(object, s) {
 #' is post-processing of the released path and choice.
 #' @param object,x A `"cv.dpglmnet"` fit.
 #' @param s `"lambda.min"` or values of lambda.
-#' @param newx,type,... As in [predict.dpglmnet()]; `...` of `plot` go to
-#'   [plot.dpglmnet()].
+#' @param newx,... As in [predict.dpglmnet()] (`type` among `...`); `...` of
+#'   `plot` go to [plot.dpglmnet()].
 #' @return As the methods of `"dpglmnet"` fits; `plot` returns `x`
 #'   invisibly.
 #' @export
