@@ -167,15 +167,18 @@
 #'   a constant feature (no private mean is needed).
 #' @param standardize Standardize the columns of `x` (and a gaussian `y`
 #'   when `y.bound` is given) before fitting, and report coefficients on the
-#'   original scale, as glmnet does (its default). The means and standard
-#'   deviations are released privately: column means and second moments of
-#'   `x` clamped to `x.bounds` (and of `y` clamped to `y.bound`) with
-#'   Gaussian noise, charged to the ledger (see `standardize.budget`), so
-#'   `x.bounds` is needed. The default is `TRUE` exactly when `x.bounds` is
-#'   given. Sparse `x` is scaled but not centred (centring would fill in its
-#'   zeros); with an intercept the solution is the same. Without an
-#'   intercept, columns are scaled by their root mean square and not
-#'   centred, as glmnet does. With `epsilon = Inf` the exact moments are used
+#'   original scale, as glmnet does (its default). Everything is released
+#'   privately, with Gaussian noise charged to the ledger (see
+#'   `standardize.budget`), so `x.bounds` is needed: for dense `x`, each
+#'   column's (and a gaussian `y`'s) 5% and 95% quantiles by noisy-count
+#'   bisection within `x.bounds` (`y.bound`), to which the column is then
+#'   clamped (so crude public bounds cost little; `predict()` clamps new
+#'   records the same way), then the mean and second moment of the clamped
+#'   column. Sparse `x` keeps `x.bounds` as its clamp (a quantile clamp
+#'   would fill in its zeros) and is scaled but not centred; with an
+#'   intercept the solution is the same. The default is `TRUE` exactly when
+#'   `x.bounds` is given. Without an intercept, columns are scaled by their
+#'   standard deviation and not centred, as glmnet does. With `epsilon = Inf` the exact moments are used
 #'   and `x.bounds` is not needed.
 #' @param penalty.factor Non-negative penalty factor per column.
 #' @param lower.limits,upper.limits Box constraints on the coefficients: one

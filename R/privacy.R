@@ -190,9 +190,9 @@ accountant_description <- function(method, parts, revealed = FALSE) {
             "membership is revealed: exact mixture bound, no amplification),",
             "converted as Balle et al. (2020)")
     } else {
-      paste("Renyi DP (subsampled Gaussian without replacement under",
-            "replace-one: Wang, Balle & Kasiviswanathan 2019), converted as",
-            "Balle et al. (2020)")
+      paste("Renyi DP of the releases (subsampled Gaussians without",
+            "replacement under replace-one: Wang, Balle & Kasiviswanathan 2019;",
+            "exponential mechanisms as zCDP), converted as Balle et al. (2020)")
     },
     basic = "basic composition of pure-DP mechanisms",
     none = "nothing released")

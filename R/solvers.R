@@ -81,7 +81,7 @@ fit_private_path <- function(problem) {
        settings = settings, picks = path$picks)
 }
 
-# A public bound on every gradient coordinate at zero of the standardized
+# A public (nominal) bound on every gradient coordinate at zero of the standardized
 # problem, so that lambda_max needs no release: |(1/n) sum_i x~_ij y~_i| <= 1
 # for standardized x and y (Cauchy-Schwarz), and |(1/n) sum_i x~_ij
 # (1/2 - y_i)| <= 1/2 for binomial. NULL when there is none.

@@ -107,7 +107,8 @@ standardize_problem <- function(problem, z, path_releases) {
   if (is.null(plan)) return(problem)
   # Without bounds (epsilon = Inf only) nothing is clamped.
   b <- if (is.null(problem$x.bounds)) rep(Inf, problem$p) else problem$x.bounds
-  private <- is.finite(problem$epsilon) && z > 0
+  private <- is.finite(problem$epsilon)
+  if (private && !(z > 0)) stop("internal error: a private standardization needs noise")
   f <- standardization_factors(plan, problem$standardize.budget, path_releases)
   noise_q <- if (private && plan$winsorize) f[["quantiles"]] * z else 0
   noise_m <- if (private) f[["moments"]] * z else 0
