@@ -191,7 +191,7 @@
 #'   see Section DP-SCD), or the l1-ball solvers `"dpfw"` (private
 #'   Frank-Wolfe) and `"nmd"` (noisy mirror descent), which follow a path of
 #'   l1 radii instead of lambdas (see Section l1-ball solvers).
-#' @param l1.radius For `"dpfw"` and `"nmd"`: a strictly increasing sequence
+#' @param l1.radius For `"dpfw"`, `"dpfw-vr"` and `"nmd"`: a strictly increasing sequence
 #'   of public l1 radii (the path parameter, stored in `fit$lambda`). When
 #'   `NULL`, `nlambda` radii geometric from `lambda.min.ratio * sqrt(p)` to
 #'   `sqrt(p)` on the scale the solver works on (standardized when
@@ -304,7 +304,8 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      intercept = TRUE, standardize = !is.null(x.bounds),
                      penalty.factor = rep(1, ncol(x)), lower.limits = -Inf,
                      upper.limits = Inf, epsilon = 1, delta = 1 / nrow(x)^2,
-                     solver = c("dpcd", "dpsgd", "dpscd", "dpfw", "nmd"), l1.radius = NULL,
+                     solver = c("dpcd", "dpsgd", "dpscd", "dpfw", "dpfw-vr", "nmd"),
+                     l1.radius = NULL,
                      passes = NULL, clip = NULL,
                      step = 1, average = FALSE,
                      batch.size = max(10, round(sqrt(nrow(x)))),
@@ -387,7 +388,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # dpfw clips coordinate-wise: 1 per coordinate directly. DP-SCD: 1, the
   # scale of a dual variable (|a_i| <= 1 for logistic, a residual for
   # standardized ridge).
-  clip <- if (is.null(clip)) (if (solver %in% c("dpfw", "dpscd")) 1 else sqrt(p + intercept)) else
+  clip <- if (is.null(clip)) {
+    if (solver %in% c("dpfw", "dpfw-vr", "dpscd")) 1 else sqrt(p + intercept)
+  } else
     check_numeric(clip, "clip", lower = 0, lower_open = TRUE)
   step <- check_numeric(step, "step", lower = 0, lower_open = TRUE)
   # The l1-ball solvers' `step` multiplies a theory step (nmd) or is unused
@@ -418,6 +421,11 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   l1 <- check_l1_arguments(solver, l1.radius, alpha, lambda, lower.limits,
                            upper.limits, penalty.factor, nlambda)
   nlambda <- l1$nlambda
+  if (solver == "dpfw-vr" && is.null(dpfw_vr_shape(n, 1L))) {
+    dpglmnet_abort("x", sprintf(paste(
+      "has %d records: solver = \"dpfw-vr\" needs at least 3 (one phase reads",
+      "a root sample of b >= 2 records and a correction sample of b / 2)."), n))
+  }
   # The l1-ball solvers and DP-SCD use no smoothness constants: nothing to
   # release or announce.
   smoothness <- if (solver %in% c(l1_solver_names, "dpscd")) {
