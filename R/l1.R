@@ -126,7 +126,7 @@ dpfw_vr_solver <- list(
       laplace_multiplier = noise$laplace_multiplier,
       intercept_multiplier = noise$intercept_multiplier,
       intercept_step = setup$intercept_step, phases = setup$phases,
-      batch = setup$batch))
+      batch = setup$batch, keep_picks = TRUE))
   },
   settings = function(problem, setup, noise) {
     list(phases = setup$phases, batch = setup$batch,

@@ -114,7 +114,19 @@ List dpfw_vr_path_cpp(SEXP x, NumericVector y, List settings) {
           stop("dpfw-vr: invalid phases / batch for n = %d", design.rows());
         dpglmnet::VarianceReducedFrankWolfe<Design, Loss> solver(
             design, y.begin(), flag(settings, "intercept"), vr, rng);
-        return radius_path(solver, design.cols(), radii, integer(settings, "trace"),
-                           [&](int, double radius) { solver.fit(radius); });
+        const int leaves = static_cast<int>(solver.leaves());
+        const bool keep_picks = flag(settings, "keep_picks");
+        IntegerMatrix picks(keep_picks ? leaves : 0,
+                            keep_picks ? static_cast<int>(radii.size()) : 0);
+        List out = radius_path(solver, design.cols(), radii, integer(settings, "trace"),
+                               [&](int l, double radius) {
+          solver.fit(radius, keep_picks ? picks.begin() + static_cast<R_xlen_t>(l) * leaves
+                                        : nullptr);
+        });
+        if (keep_picks) {
+          for (int& k : picks) k += 1;  // 1-based for R
+          out["picks"] = picks;
+        }
+        return out;
       });
 }

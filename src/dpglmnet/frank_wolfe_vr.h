@@ -122,7 +122,11 @@ class VarianceReducedFrankWolfe {
   double last_pass_change() const { return last_change_; }
   long long leaves() const { return (2LL << settings_.phases) - 2; }
 
-  void fit(double radius) {
+  // One run on the ball of radius R from the current point; the vertex
+  // picked at each leaf (0-based: 2j for +R e_j, 2j + 1 for -R e_j) goes to
+  // picks[0..leaves()) when picks is not null.
+  void fit(double radius, int* picks) {
+    picks_ = picks;
     t0_ = fitted_ ? 1.0 : 0.0;
     fitted_ = true;
     radius_ = radius;
@@ -202,6 +206,7 @@ class VarianceReducedFrankWolfe {
     }
     const int k = report_noisy_max_laplace(
         utility_.data(), 2 * p_, settings_.laplace_multiplier * radius_ * two_t, rng_);
+    if (picks_ != nullptr) picks_[leaf_] = k;
     const int j = k / 2;
     const double vertex = (k % 2 == 0) ? radius_ : -radius_;
     const double gamma = 2.0 / (static_cast<double>(leaf_) + 2.0 + t0_);
@@ -228,6 +233,7 @@ class VarianceReducedFrankWolfe {
   int phase_ = 0;
   long long leaf_ = 0, snapshot_at_ = 0;
   int cursor_ = 0;
+  int* picks_ = nullptr;
   std::vector<int> order_;          // the run's permutation of the records
   std::vector<double> coef_;        // b then b0 (b0 stays 0 without intercept)
   std::vector<double> snapshot_;    // coef_ 10% of the leaves before the end
