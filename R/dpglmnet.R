@@ -447,18 +447,41 @@ clamp_response <- function(y, bound) {
   if (is.null(bound)) y else pmax(pmin(y, bound), -bound)
 }
 
+# The p x nlambda dense path as a dgCMatrix, built directly from the stored
+# entries (what Matrix(sparse = TRUE) keeps: the nonzero and NA entries),
+# without Matrix()/as() dispatch chains.
+sparse_path_matrix <- function(beta, row_names, column_names) {
+  beta <- as.matrix(beta)
+  storage.mode(beta) <- "double"
+  rows <- nrow(beta)
+  stored <- which(beta != 0 | is.na(beta))
+  column_counts <- tabulate((stored - 1L) %/% rows + 1L, ncol(beta))
+  # Slots assigned into an empty dgCMatrix: valid by construction, and 20x
+  # cheaper than new("dgCMatrix", ...) with its initialize/validity dispatch.
+  if (is.null(empty_matrix$dgC)) {
+    empty_matrix$dgC <- methods::new(methods::getClass("dgCMatrix", where = asNamespace("Matrix")))
+  }
+  m <- empty_matrix$dgC
+  m@i <- as.integer((stored - 1L) %% rows)
+  m@p <- c(0L, cumsum(column_counts))
+  m@x <- beta[stored]
+  m@Dim <- dim(beta)
+  m@Dimnames <- list(row_names, column_names)
+  m
+}
+
+empty_matrix <- new.env(parent = emptyenv())
+
 # Assembles the glmnet-shaped object from a solver's path.
 new_dpglmnet <- function(problem, path, call) {
   nlambda <- length(path$lambda)
   step_names <- paste0("s", seq_len(nlambda) - 1L)
-  beta <- Matrix::Matrix(path$beta, sparse = TRUE)
-  beta <- methods::as(methods::as(beta, "generalMatrix"), "CsparseMatrix")
-  dimnames(beta) <- list(problem$variable_names, step_names)
+  beta <- sparse_path_matrix(path$beta, problem$variable_names, step_names)
   a0 <- stats::setNames(path$a0, step_names)
   structure(list(
     a0 = a0,
     beta = beta,
-    df = as.integer(Matrix::colSums(beta != 0)),
+    df = diff(beta@p),
     dim = dim(beta),
     lambda = path$lambda,
     nobs = problem$n,
