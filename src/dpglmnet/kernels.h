@@ -204,27 +204,108 @@ DenseSweep dense_sweep(Isa isa) {
   return dense_sweep_baseline<Loss, Update, How>;
 }
 
+// Loss derivatives of buffered records, in place: e[k] <- l'(e[k], y[k]) for
+// k < m, m a multiple of kMaxWidth (callers pad). The sparse sweeps gather
+// the stored rows' eta and y into small buffers and run this on packs: one
+// vector exp per pack instead of a scalar libm call per stored entry.
+constexpr int kMaxWidth = 8;
+typedef void (*Derivatives)(int, double*, const double*);
+
+template <class Loss, int Width>
+inline void derivatives_body(int m, double* e, const double* y) {
+  for (int k = 0; k < m; k += Width) {
+    simd::Pack<Width> a, t;
+    simd::load<Width>(a, e + k);
+    simd::load<Width>(t, y + k);
+    Loss::template pack_derivative<Width>(a, t);
+    simd::store<Width>(e + k, a);
+  }
+}
+
+template <class Loss>
+DPGLMNET_FLATTEN void derivatives_baseline(int m, double* e, const double* y) {
+  derivatives_body<Loss, simd::kBaselineWidth>(m, e, y);
+}
+
+#if DPGLMNET_X86_DISPATCH
+template <class Loss>
+__attribute__((flatten, target("avx2,fma"))) void derivatives_avx2(int m, double* e,
+                                                                   const double* y) {
+  derivatives_body<Loss, 4>(m, e, y);
+}
+
+template <class Loss>
+__attribute__((flatten, target("avx512f,avx512dq,fma"))) void derivatives_avx512(
+    int m, double* e, const double* y) {
+  derivatives_body<Loss, 8>(m, e, y);
+}
+#endif
+
+template <class Loss>
+Derivatives derivatives(Isa isa) {
+#if DPGLMNET_X86_DISPATCH
+  if (isa == Isa::avx512) return derivatives_avx512<Loss>;
+  if (isa == Isa::avx2) return derivatives_avx2<Loss>;
+#endif
+  (void)isa;
+  return derivatives_baseline<Loss>;
+}
+
 }  // namespace kernels
 
-// Generic (sparse) sweeps through Design::for_each_in_column.
+// Generic (sparse) sweeps through Design::for_each_in_column. Losses with a
+// costly derivative (Loss::buffered_derivative: the logistic loss's exp) take
+// it on packs of gathered records (kernels::derivatives); the clipped terms
+// are still added one by one in storage order. The intercept's sweeps read
+// every record and run the dense SIMD loops on a vector of ones.
 template <class Design, class Loss>
 class ColumnSweeper {
+  // Records gathered per call of the derivative kernel (a multiple of
+  // kernels::kMaxWidth; 3 x 2 KiB of buffers on the stack).
+  static constexpr int kChunk = 256;
+
  public:
-  ColumnSweeper(const Design& x, const double* y, kernels::Isa = kernels::best_isa())
-      : x_(x), y_(y), n_(x.rows()), p_(x.cols()) {}
+  ColumnSweeper(const Design& x, const double* y, kernels::Isa isa = kernels::best_isa())
+      : x_(x), y_(y), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
+        derivatives_(kernels::derivatives<Loss>(isa)),
+        intercept_sweeps_{kernels::dense_sweep<Loss, false>(isa),
+                          kernels::dense_sweep<Loss, true>(isa)} {}
 
   // eta += change * column(update) when update >= 0; then the clipped
   // gradient sum of column `gradient`.
   double update_then_gradient(double* eta, int update, double change,
                               int gradient, double clip) const {
+    const ColumnTransform::Column identity;
+    if (gradient >= p_) {
+      // The intercept: every record, fused with an intercept update.
+      const bool fused = update >= p_ && change != 0.0;
+      if (!fused) apply(eta, update, change);
+      return intercept_sweeps_[fused](n_, eta, y_, ones_.data(), fused ? change : 0.0,
+                                      ones_.data(), clip, identity, identity);
+    }
     apply(eta, update, change);
     double sum = 0.0;
-    if (gradient < p_) {
+    if (Loss::buffered_derivative) {
+      double e[kChunk], t[kChunk], v[kChunk];
+      int m = 0;
+      auto flush = [&]() {
+        int padded = m;
+        for (; padded % kernels::kMaxWidth != 0; ++padded) e[padded] = t[padded] = 0.0;
+        derivatives_(padded, e, t);
+        for (int k = 0; k < m; ++k) sum += clamp_abs(e[k] * v[k], clip);
+        m = 0;
+      };
+      x_.for_each_in_column(gradient, [&](int i, double value) {
+        e[m] = eta[i];
+        t[m] = y_[i];
+        v[m] = value;
+        if (++m == kChunk) flush();
+      });
+      if (m > 0) flush();
+    } else {
       x_.for_each_in_column(gradient, [&](int i, double v) {
         sum += clamp_abs(Loss::derivative(eta[i], y_[i]) * v, clip);
       });
-    } else {
-      for (int i = 0; i < n_; ++i) sum += clamp_abs(Loss::derivative(eta[i], y_[i]), clip);
     }
     return sum;
   }
@@ -250,6 +331,10 @@ class ColumnSweeper {
   const Design& x_;
   const double* y_;
   const int n_, p_;
+  const std::vector<double> ones_;
+  const kernels::Derivatives derivatives_;
+  // [update the intercept first?]
+  const kernels::DenseSweep intercept_sweeps_[2];
 };
 
 // Dense: one fused SIMD pass over the raw columns; the intercept's column is
