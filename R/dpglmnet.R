@@ -185,8 +185,12 @@
 #'   `FALSE` (default) returns the last iterate.
 #' @param selection Order of coordinates: a fresh random `"permutation"`
 #'   every pass (default), uniformly `"random"` draws (the paper's
-#'   Algorithm 1), or `"cyclic"`. The order never depends on the data, so the
-#'   privacy accounting is the same for all three.
+#'   Algorithm 1), or `"cyclic"`. From 65536 coordinates on, the permutation
+#'   is a random order of blocks of 64 consecutive coordinates, each block
+#'   shuffled on its own (every coordinate still once per pass; 2-3x faster
+#'   on wide sparse data, whose per-coordinate data then stay in cache). The
+#'   order never depends on the data, so the privacy accounting is the same
+#'   for all of them.
 #' @param smoothness Coordinate smoothness constants \eqn{M_j}:
 #'   `"standardized"` (default with `standardize = TRUE`: they follow from
 #'   the released standardization moments, at no extra cost), `"private"`
