@@ -109,3 +109,32 @@ if ("wide" %in% sections) {
   print(tab, row.names = FALSE)
   cat("\n")
 }
+
+if ("threads" %in% sections) {
+  rows <- list()
+  for (n in c(1e4, 7e4, 2e5, 1e6)) {
+    p <- 20
+    set.seed(4)
+    x <- matrix(rnorm(n * p), n, p)
+    y <- drop(x %*% rnorm(p)) + rnorm(n)
+    y01 <- as.numeric(y > 0)
+    for (family in c("gaussian", "binomial")) {
+      m <- colMeans(x^2) * (if (family == "binomial") 0.25 else 1)
+      clip <- sqrt(m / sum(m))
+      seconds <- vapply(1:2, function(threads) median_time(function()
+        dpglmnet:::.dpcd_path_cpp(x, if (family == "binomial") y01 else y, core_settings(
+          family, 0.001, p, FALSE, coordinate_step = 1 / m, coordinate_clip = clip,
+          noise_sd = 0.001 * clip, passes = 5L, selection = "permutation",
+          average = FALSE, threads = threads))), numeric(1))
+      rows[[length(rows) + 1L]] <- data.frame(
+        n = n, p = p, family = family,
+        ns_per_entry_1_thread = signif(1e9 * seconds[1] / (5 * n * p), 3),
+        ns_per_entry_2_threads = signif(1e9 * seconds[2] / (5 * n * p), 3),
+        speedup = signif(seconds[1] / seconds[2], 3))
+    }
+  }
+  cat("Dense DP-CD, 1 against 2 threads (one lambda, 5 passes; threads from",
+      "65536 records):\n")
+  print(do.call(rbind, rows), row.names = FALSE)
+  cat("\n")
+}

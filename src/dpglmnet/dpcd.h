@@ -35,6 +35,9 @@ struct CoordinateSettings {
   std::vector<double> step;      // gamma_j = step / M_j
   std::vector<double> clip;      // C_j; +Inf disables clipping
   std::vector<double> noise_sd;  // sigma_j; 0 disables noise
+  // OpenMP threads of the dense record sweeps (kernels.h); the result does
+  // not depend on it, nor does the noise (drawn on the calling thread).
+  int threads = 1;
 };
 
 template <class Design, class Loss>
@@ -47,7 +50,7 @@ class DPCoordinateDescent {
         coordinates_(x.cols() + (intercept ? 1 : 0)),
         settings_(std::move(settings)), passes_(passes),
         selection_(selection), average_(average), rng_(rng),
-        sweeper_(x, y), coef_(coordinates_, 0.0), eta_(n_, 0.0), order_(coordinates_),
+        sweeper_(x, y, kernels::best_isa(), settings_.threads), coef_(coordinates_, 0.0), eta_(n_, 0.0), order_(coordinates_),
         average_sum_(average ? coordinates_ : 0, 0.0),
         last_counted_(average ? coordinates_ : 0, 0) {
     std::iota(order_.begin(), order_.end(), 0);

@@ -19,7 +19,12 @@
 #define DPGLMNET_KERNELS_H
 
 #include <algorithm>
+#include <cstddef>
 #include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "design.h"
 #include "simd.h"
@@ -265,7 +270,9 @@ class ColumnSweeper {
   static constexpr int kChunk = 256;
 
  public:
-  ColumnSweeper(const Design& x, const double* y, kernels::Isa isa = kernels::best_isa())
+  // (threads: used by the dense sweeps only)
+  ColumnSweeper(const Design& x, const double* y, kernels::Isa isa = kernels::best_isa(),
+                int /*threads*/ = 1)
       : x_(x), y_(y), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
         derivatives_(kernels::derivatives<Loss>(isa)),
         intercept_sweeps_{kernels::dense_sweep<Loss, false>(isa),
@@ -345,10 +352,13 @@ class ColumnSweeper<DenseDesign, Loss> {
   typedef kernels::Read Read;
 
  public:
+  // threads > 1: sweeps of at least kThreadedFrom records run their chunks
+  // on that many OpenMP threads (one without OpenMP).
   ColumnSweeper(const DenseDesign& x, const double* y,
-                kernels::Isa isa = kernels::best_isa())
+                kernels::Isa isa = kernels::best_isa(), int threads = 1)
       : x_(x), y_(y), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
-        maps_(column_maps(x)),
+        maps_(column_maps(x)), threads_(std::max(1, threads)),
+        chunk_sums_((x.rows() + kChunk - 1) / kChunk),
         sweeps_{{kernels::dense_sweep<Loss, false, Read::raw>(isa),
                  kernels::dense_sweep<Loss, false, Read::clamped>(isa),
                  kernels::dense_sweep<Loss, false, Read::transformed>(isa)},
@@ -362,12 +372,21 @@ class ColumnSweeper<DenseDesign, Loss> {
     if (update >= 0 && change != 0.0) {
       const Map& um = maps_[update];
       const int how = std::max(static_cast<int>(um.read), static_cast<int>(gm.read));
-      return sweeps_[1][how](n_, eta, y_, column(update), change, column(gradient),
-                             clip, um.map, gm.map);
+      return chunked(sweeps_[1][how], eta, column(update), change, column(gradient), clip,
+                     um.map, gm.map);
     }
-    return sweeps_[0][static_cast<int>(gm.read)](n_, eta, y_, nullptr, 0.0,
-                                                 column(gradient), clip, gm.map, gm.map);
+    return chunked(sweeps_[0][static_cast<int>(gm.read)], eta, nullptr, 0.0,
+                   column(gradient), clip, gm.map, gm.map);
   }
+
+  // Records per chunk: a sweep over more records adds its chunks' sums in
+  // chunk order, whatever the number of threads, so a fit is the same
+  // number for number with 1 or 2 threads (and the noise, drawn by the
+  // caller on its own thread after the sweep, is the same stream).
+  static constexpr int kChunk = 8192;
+  // The fewest records for which threads run (below it a step takes a few
+  // microseconds, the cost of waking the threads: inst/bench/perf.R).
+  static constexpr int kThreadedFrom = 65536;
 
   void apply(double* eta, int update, double change) const {
     if (update < 0 || change == 0.0) return;
@@ -401,11 +420,35 @@ class ColumnSweeper<DenseDesign, Loss> {
 
   const double* column(int j) const { return j < p_ ? x_.raw_column(j) : ones_.data(); }
 
+  double chunked(kernels::DenseSweep sweep, double* eta, const double* u, double change,
+                 const double* g, double clip, const ColumnTransform::Column& um,
+                 const ColumnTransform::Column& gm) const {
+    const int chunks = static_cast<int>(chunk_sums_.size());
+    if (chunks <= 1) return sweep(n_, eta, y_, u, change, g, clip, um, gm);
+    double* sums = chunk_sums_.data();
+    const int threads = n_ >= kThreadedFrom ? threads_ : 1;
+    (void)threads;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+#endif
+    for (int c = 0; c < chunks; ++c) {
+      const std::ptrdiff_t start = static_cast<std::ptrdiff_t>(c) * kChunk;
+      const int length = static_cast<int>(std::min<std::ptrdiff_t>(kChunk, n_ - start));
+      sums[c] = sweep(length, eta + start, y_ + start, u ? u + start : nullptr, change,
+                      g + start, clip, um, gm);
+    }
+    double sum = 0.0;
+    for (int c = 0; c < chunks; ++c) sum += sums[c];
+    return sum;
+  }
+
   const DenseDesign& x_;
   const double* y_;
   const int n_, p_;
   const std::vector<double> ones_;
   const std::vector<Map> maps_;
+  const int threads_;
+  mutable std::vector<double> chunk_sums_;
   // [update?][Read]: the sweep variants.
   const kernels::DenseSweep sweeps_[2][3];
 };

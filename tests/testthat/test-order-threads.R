@@ -29,3 +29,33 @@ test_that("the blocked permutation visits every coordinate once per pass", {
   expect_equal(as.numeric(blocked$beta), as.numeric(fit("cyclic")$beta), tolerance = 1e-12)
   expect_true(all(blocked$beta != 0))
 })
+
+test_that("a dense fit is the same with 1 and 2 threads, noise included", {
+  set.seed(13)
+  n <- 70000; p <- 3  # from 65536 records the sweeps may run on threads
+  x <- matrix(rnorm(n * p), n, p)
+  y <- as.numeric(x %*% c(1, -1, 0.5) + rnorm(n) > 0)
+  fit <- function(threads) {
+    old <- options(dpglmnet.threads = threads)
+    on.exit(options(old))
+    set.seed(14)
+    dpglmnet(x, y, family = "binomial", epsilon = 1, x.bounds = 4, passes = 2,
+             nlambda = 3)
+  }
+  one <- fit(1)
+  two <- fit(2)
+  expect_identical(as.numeric(one$beta), as.numeric(two$beta))
+  expect_identical(one$a0, two$a0)
+  expect_identical(one$privacy$epsilon, two$privacy$epsilon)
+})
+
+test_that("options(dpglmnet.threads) is checked before any computation", {
+  old <- options(dpglmnet.threads = 0)
+  on.exit(options(old))
+  x <- matrix(rnorm(20), 10, 2)
+  expect_error(dpglmnet(x, rnorm(10), epsilon = Inf, lambda = 0.1),
+               class = "dpglmnet_error", regexp = "dpglmnet.threads")
+  options(dpglmnet.threads = "2")
+  expect_error(dpglmnet(x, rnorm(10), epsilon = Inf, lambda = 0.1),
+               class = "dpglmnet_error")
+})
