@@ -426,17 +426,23 @@ class ColumnSweeper<DenseDesign, Loss> {
     const int chunks = static_cast<int>(chunk_sums_.size());
     if (chunks <= 1) return sweep(n_, eta, y_, u, change, g, clip, um, gm);
     double* sums = chunk_sums_.data();
-    const int threads = n_ >= kThreadedFrom ? threads_ : 1;
-    (void)threads;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-#endif
-    for (int c = 0; c < chunks; ++c) {
+    auto run_chunk = [&](int c) {
       const std::ptrdiff_t start = static_cast<std::ptrdiff_t>(c) * kChunk;
       const int length = static_cast<int>(std::min<std::ptrdiff_t>(kChunk, n_ - start));
       sums[c] = sweep(length, eta + start, y_ + start, u ? u + start : nullptr, change,
                       g + start, clip, um, gm);
+    };
+#ifdef _OPENMP
+    // (one thread never enters a parallel region: that costs a microsecond)
+    if (threads_ > 1 && n_ >= kThreadedFrom) {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+      for (int c = 0; c < chunks; ++c) run_chunk(c);
+    } else {
+      for (int c = 0; c < chunks; ++c) run_chunk(c);
     }
+#else
+    for (int c = 0; c < chunks; ++c) run_chunk(c);
+#endif
     double sum = 0.0;
     for (int c = 0; c < chunks; ++c) sum += sums[c];
     return sum;
