@@ -57,6 +57,14 @@
     .Call(`_dpglmnet_dpsgd_path_cpp`, x, y, settings)
 }
 
+.dpscd_path_cpp <- function(x, y, settings) {
+    .Call(`_dpglmnet_dpscd_path_cpp`, x, y, settings)
+}
+
+.dpscd_step_cpp <- function(x, y, settings) {
+    .Call(`_dpglmnet_dpscd_step_cpp`, x, y, settings)
+}
+
 .column_moments_cpp <- function(x, settings) {
     .Call(`_dpglmnet_column_moments_cpp`, x, settings)
 }

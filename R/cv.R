@@ -22,6 +22,11 @@
 #' validation curve is returned: releasing one would cost more budget, and
 #' `lambda.1se` (which needs the curve's standard errors) is not offered.
 #'
+#' The split is drawn from R's random number generator, as the seeds of the
+#' noise are with `rng = "seeded"`; the returned `validation` indices are
+#' its output. Use `rng = "secure"` when no one who sees them, or could
+#' guess the seed, may be able to reconstruct the noise.
+#'
 #' One split rather than K folds: each record would be in K - 1 training
 #' parts, so K-fold paths compose sequentially over those parts and need
 #' about \eqn{\sqrt{K-1}} times more noise (in GDP, \eqn{\mu} adds in
@@ -126,6 +131,9 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   link <- predict(fit, x[validation, , drop = FALSE], type = "link")
   loss <- pmin(validation_loss(type.measure, family, link, response$y[validation]),
                loss.bound)
+  # A non-finite loss (a diverged path) counts as the bound: every record's
+  # contribution stays in [0, B], the sensitivity the noise is calibrated to.
+  loss[!is.finite(loss)] <- loss.bound
   utility <- -colSums(loss)
   # Gumbel scale 2B / epsilon: the exponential mechanism for utilities of
   # replace-one sensitivity B.
@@ -192,9 +200,13 @@ split_ledger <- function(path_ledger, scale, loss.bound, epsilon, delta, rng) {
 print.cv.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
   cat("\nCall: ", deparse(x$call), "\n\n")
   cat("Privacy:", format_privacy_line(x$privacy), "\n")
-  cat(sprintf("Measure: %s (per-record loss clipped at %s), chosen privately on %d\n",
-              x$name, format(signif(x$loss.bound, digits)), length(x$validation)))
-  cat("validation records; no validation curve is released.\n\n")
+  if (is.na(x$selection.scale)) {
+    cat("The budget afforded a single lambda on this data: nothing was chosen.\n\n")
+  } else {
+    cat(sprintf("Measure: %s (per-record loss clipped at %s), chosen privately on %d\n",
+                x$name, format(signif(x$loss.bound, digits)), length(x$validation)))
+    cat("validation records; no validation curve is released.\n\n")
+  }
   chosen <- data.frame(Lambda = signif(x$lambda.min, digits), Index = x$index[1L],
                        Nonzero = x$nzero[x$index[1L]], row.names = "min")
   # l1-ball solvers: the chosen value is a radius (stored in lambda.min).
@@ -219,8 +231,8 @@ cv_s <- function(object, s) {
 #' is post-processing of the released path and choice.
 #' @param object,x A `"cv.dpglmnet"` fit.
 #' @param s `"lambda.min"` or values of lambda.
-#' @param newx,type,... As in [predict.dpglmnet()]; `...` of `plot` go to
-#'   [plot.dpglmnet()].
+#' @param newx,... As in [predict.dpglmnet()] (`type` among `...`); `...` of
+#'   `plot` go to [plot.dpglmnet()].
 #' @return As the methods of `"dpglmnet"` fits; `plot` returns `x`
 #'   invisibly.
 #' @export

@@ -56,6 +56,48 @@
 #' waits for all threads. Use more than one thread only on cores you have to
 #' yourself. Builds without OpenMP run on one thread.
 #'
+#' @section DP-SCD:
+#' `solver = "dpscd"` is private stochastic dual coordinate descent
+#' (Damaskinos et al. 2021, Algorithm 1) for `alpha = 0` only: ridge
+#' (gaussian) and L2-regularized logistic regression (binomial). It solves
+#' the dual problem: each step draws `batch.size` records uniformly without
+#' replacement (independently of earlier steps); each computes, from the
+#' shared vector \eqn{v = X'a}, the update of its own dual coordinate
+#' (closed form for ridge, one Newton step for logistic, of the local
+#' subproblem of the paper's eq. 8), scaled to \eqn{|\zeta| \le} `clip`;
+#' Gaussian noise is added to the batch's dual coordinates and to `v`, and
+#' the model is \eqn{v / (\lambda n)}. Dual variables are warm-started along
+#' the path.
+#'
+#' Requirements: `intercept = FALSE` (the dual has no unpenalized coordinate;
+#' centre `y` and `x` with public constants first), equal `penalty.factor`,
+#' no finite limits, `lambda > 0`, and `x.bounds`: the sensitivity needs a
+#' public bound \eqn{R = \sqrt{\sum_j b_j^2}} on the L2 norm of a record
+#' (computed from the bounds on the scale the solver reads, i.e. the
+#' standardized bounds when `standardize = TRUE`); `x` is clamped to the
+#' bounds and every record is also scaled to norm at most `R`. Smaller
+#' bounds mean less noise. No smoothness constants are used or released.
+#'
+#' Privacy: replacing one record changes one step's release by at most
+#' \eqn{2 C \sqrt{1 + R^2}} (its dual coordinate by \eqn{2C}, `v` by
+#' \eqn{2CR}; the paper's Lemma 1, \eqn{\sqrt 2 C}, is for removing a
+#' record with \eqn{R = 1}), and the noise standard deviation is `z` times
+#' that. Because the release updates the dual coordinates of the batch, it
+#' reveals which records were in the batch, so there is no amplification by
+#' subsampling beyond the probability `batch.size / n` that a record is used
+#' (`rdp_subsampled_gaussian(sampling = "revealed")`); the paper's Theorem 1
+#' applies the amplification of a hidden batch, which does not hold for this
+#' release. Steps: `passes * n / batch.size` per lambda, over the whole
+#' path. When no `lambda` is given, `lambda_max` is DP-SGD's private
+#' clipped gradient at 0 (clipped to `clip`), as \eqn{\max_j |g_j|}: alpha
+#' is floored at 1 rather than glmnet's 1e-3, which would start a ridge path
+#' at 1000 times that, where every coefficient is 0 to printed precision.
+#' With `epsilon = Inf` nothing is clipped, scaled or noised, and the fit
+#' reaches the exact ridge / L2-logistic optimum (glmnet's for binomial; for
+#' gaussian, glmnet's ridge solves a problem rescaled by the standard
+#' deviation of `y`, so compare with the exact solution or a unit-variance
+#' `y`).
+#'
 #' @section l1-ball solvers (private Frank-Wolfe, noisy mirror descent):
 #' `solver = "dpfw"` and `solver = "nmd"` solve the constrained LASSO
 #' \deqn{\min_{b_0, b} (1/n) \sum_i \ell(b_0 + x_i'b, y_i) \quad
@@ -136,15 +178,18 @@
 #'   a constant feature (no private mean is needed).
 #' @param standardize Standardize the columns of `x` (and a gaussian `y`
 #'   when `y.bound` is given) before fitting, and report coefficients on the
-#'   original scale, as glmnet does (its default). The means and standard
-#'   deviations are released privately: column means and second moments of
-#'   `x` clamped to `x.bounds` (and of `y` clamped to `y.bound`) with
-#'   Gaussian noise, charged to the ledger (see `standardize.budget`), so
-#'   `x.bounds` is needed. The default is `TRUE` exactly when `x.bounds` is
-#'   given. Sparse `x` is scaled but not centred (centring would fill in its
-#'   zeros); with an intercept the solution is the same. Without an
-#'   intercept, columns are scaled by their root mean square and not
-#'   centred, as glmnet does. With `epsilon = Inf` the exact moments are used
+#'   original scale, as glmnet does (its default). Everything is released
+#'   privately, with Gaussian noise charged to the ledger (see
+#'   `standardize.budget`), so `x.bounds` is needed: for dense `x`, each
+#'   column's (and a gaussian `y`'s) 5% and 95% quantiles by noisy-count
+#'   bisection within `x.bounds` (`y.bound`), to which the column is then
+#'   clamped (so crude public bounds cost little; `predict()` clamps new
+#'   records the same way), then the mean and second moment of the clamped
+#'   column. Sparse `x` keeps `x.bounds` as its clamp (a quantile clamp
+#'   would fill in its zeros) and is scaled but not centred; with an
+#'   intercept the solution is the same. The default is `TRUE` exactly when
+#'   `x.bounds` is given. Without an intercept, columns are scaled by their
+#'   standard deviation and not centred, as glmnet does. With `epsilon = Inf` the exact moments are used
 #'   and `x.bounds` is not needed.
 #' @param penalty.factor Non-negative penalty factor per column.
 #' @param lower.limits,upper.limits Box constraints on the coefficients: one
@@ -152,10 +197,11 @@
 #' @param epsilon Privacy budget, `> 0`; `Inf` for a non-private fit.
 #' @param delta Privacy parameter in (0, 1); the default is `1/n^2`.
 #' @param solver The private solver: `"dpcd"` (proximal DP coordinate
-#'   descent, default), `"dpsgd"` (proximal DP-SGD, see Section DP-SGD), or
-#'   the l1-ball solvers `"dpfw"` (private Frank-Wolfe) and `"nmd"` (noisy
-#'   mirror descent), which follow a path of l1 radii instead of lambdas
-#'   (see Section l1-ball solvers).
+#'   descent, default), `"dpsgd"` (proximal DP-SGD, see Section DP-SGD),
+#'   `"dpscd"` (private stochastic dual coordinate descent for `alpha = 0`,
+#'   see Section DP-SCD), or the l1-ball solvers `"dpfw"` (private
+#'   Frank-Wolfe) and `"nmd"` (noisy mirror descent), which follow a path of
+#'   l1 radii instead of lambdas (see Section l1-ball solvers).
 #' @param l1.radius For `"dpfw"` and `"nmd"`: a strictly increasing sequence
 #'   of public l1 radii (the path parameter, stored in `fit$lambda`). When
 #'   `NULL`, `nlambda` radii geometric from `lambda.min.ratio * sqrt(p)` to
@@ -165,7 +211,7 @@
 #'   response on uncorrelated unit-variance features. Public, no privacy
 #'   cost. Refused for the other solvers.
 #' @param passes Passes over the data per lambda. DP-CD: a pass is one
-#'   update of every coordinate. DP-SGD and `"nmd"`: an epoch, `n /
+#'   update of every coordinate. DP-SGD, DP-SCD and `"nmd"`: an epoch, `n /
 #'   batch.size` minibatch steps (rounded up). `"dpfw"`: one Frank-Wolfe
 #'   step (a full-batch gradient and one vertex choice) per pass, per radius.
 #'   Default (`NULL`): 10, or, for a private
@@ -178,19 +224,21 @@
 #'   \eqn{\sqrt{p + 1}} (with an intercept), so 1 per coordinate on the
 #'   standardized scale, where per-record gradient terms are of order 1
 #'   (measured as good as private clipping schemes, and as 0.5 or 2, after
-#'   private standardization); 1 for `"dpfw"`, which clips each gradient
-#'   term coordinate-wise. DP-CD: coordinate `j`
+#'   private standardization); 1 for DP-SCD and for `"dpfw"`, which clips
+#'   each gradient term coordinate-wise. DP-CD: coordinate `j`
 #'   clips its per-record gradient terms to \eqn{\sqrt{M_j / tr M} C}.
 #'   DP-SGD: each record's gradient (features and intercept) is clipped to L2
-#'   norm `C`.
+#'   norm `C`. DP-SCD: each dual coordinate update is scaled to
+#'   \eqn{|\zeta| \le C}.
 #' @param step Step size parameter. DP-CD: coordinate `j` moves with step
 #'   `step / M_j`. DP-SGD: every coordinate moves with `step / beta`, where
 #'   `beta = tr M` bounds the smoothness of the loss. `"nmd"`: a multiplier
 #'   of the mirror step \eqn{R / (e G \sqrt{T \log p})} (any positive value;
 #'   the step is Lipschitz-based, not smoothness-based). `"dpfw"`: unused
-#'   (steps \eqn{2/(t+2)}).
-#' @param batch.size DP-SGD and `"nmd"`: records per minibatch, drawn uniformly without
-#'   replacement, independently at each step. Ignored by DP-CD.
+#'   (steps \eqn{2/(t+2)}). DP-SCD: unused.
+#' @param batch.size DP-SGD, DP-SCD and `"nmd"`: records per minibatch, in
+#'   \[1, n\], drawn uniformly without replacement, independently at each
+#'   step. Ignored by DP-CD.
 #' @param average Periodic averaging (Algorithm 1's outer loop): each pass is
 #'   an outer iteration that ends at the average of its inner iterates.
 #'   `FALSE` (default) returns the last iterate.
@@ -244,6 +292,10 @@
 #' private coordinate descent for composite empirical risk minimization.
 #' ICML.
 #'
+#' Damaskinos, G., Mendler-Dunner, C., Guerraoui, R., Papandreou, N. and
+#' Rouault, T. (2021). Differentially private stochastic coordinate descent.
+#' AAAI.
+#'
 #' Talwar, K., Thakurta, A. and Zhang, L. (2015). Nearly optimal private
 #' LASSO. NeurIPS.
 #'
@@ -267,7 +319,7 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      intercept = TRUE, standardize = !is.null(x.bounds),
                      penalty.factor = rep(1, ncol(x)), lower.limits = -Inf,
                      upper.limits = Inf, epsilon = 1, delta = 1 / nrow(x)^2,
-                     solver = c("dpcd", "dpsgd", "dpfw", "nmd"), l1.radius = NULL,
+                     solver = c("dpcd", "dpsgd", "dpscd", "dpfw", "nmd"), l1.radius = NULL,
                      passes = NULL, clip = NULL,
                      step = 1, average = FALSE,
                      batch.size = max(10, round(sqrt(nrow(x)))),
@@ -347,8 +399,10 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # Default: 1 per coordinate (C_j = sqrt(M_j / tr M) clip = 1 when the M_j
   # are equal, as after standardization), the same scale for DP-SGD's L2
   # clip of a record's gradient over p + intercept coordinates.
-  # dpfw clips coordinate-wise: 1 per coordinate directly.
-  clip <- if (is.null(clip)) (if (solver == "dpfw") 1 else sqrt(p + intercept)) else
+  # dpfw clips coordinate-wise: 1 per coordinate directly. DP-SCD: 1, the
+  # scale of a dual variable (|a_i| <= 1 for logistic, a residual for
+  # standardized ridge).
+  clip <- if (is.null(clip)) (if (solver %in% c("dpfw", "dpscd")) 1 else sqrt(p + intercept)) else
     check_numeric(clip, "clip", lower = 0, lower_open = TRUE)
   step <- check_numeric(step, "step", lower = 0, lower_open = TRUE)
   # The l1-ball solvers' `step` multiplies a theory step (nmd) or is unused
@@ -379,8 +433,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   l1 <- check_l1_arguments(solver, l1.radius, alpha, lambda, lower.limits,
                            upper.limits, penalty.factor, nlambda)
   nlambda <- l1$nlambda
-  # The l1-ball solvers use no smoothness constants: nothing to release.
-  smoothness <- if (solver %in% l1_solver_names) {
+  # The l1-ball solvers and DP-SCD use no smoothness constants: nothing to
+  # release or announce.
+  smoothness <- if (solver %in% c(l1_solver_names, "dpscd")) {
     if (standardize) "standardized" else "uniform"
   } else {
     choose_smoothness(smoothness, p, epsilon, x.bounds, standardize)
@@ -392,7 +447,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   schedule <- choose_schedule(nlambda, passes, lambda, solver, epsilon, delta, n, p,
                               intercept, clip, standardize, standardize.budget)
 
-  list(
+  problem <- list(
     # x is read through the transform (clamped to x.bounds) by the core,
     # without a copy.
     x = x, y = clamp_response(response$y, y.bound),
@@ -418,6 +473,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     threads = dpglmnet_threads(),
     variable_names = if (is.null(colnames(x))) paste0("V", seq_len(p)) else colnames(x)
   )
+  if (solver == "dpscd") problem <- check_dpscd(problem)
+  problem
 }
 
 # The number of lambdas and passes when not given. For a private, standardized

@@ -155,7 +155,10 @@ new_privacy_ledger <- function(mechanisms, z, target_epsilon, target_delta,
     target_delta = target_delta,
     relation = "replace-one",
     method = total$method,
-    accountant = if (private) accountant_description(total$method, parts)
+    accountant = if (private) {
+      accountant_description(total$method, parts,
+                             revealed = any(mechanisms$sampling == "revealed"))
+    }
                  else "none: epsilon = Inf, no noise and no clipping (not private)",
     mu = if (private && total$method == "gdp") total$mu else NA_real_,
     rdp_order = total$rdp_order,
@@ -163,10 +166,14 @@ new_privacy_ledger <- function(mechanisms, z, target_epsilon, target_delta,
     epsilon_pure = total$epsilon_pure,
     noise_level = z,
     sampling = if (any(subsampled)) {
-      sprintf(paste("fixed-size minibatches drawn uniformly without replacement,",
-                    "independently at each step (rate %s)"),
-              paste(format(signif(unique(mechanisms$sampling_rate[subsampled]), 4)),
-                    collapse = ", "))
+      paste0(sprintf(paste("fixed-size minibatches drawn uniformly without replacement,",
+                           "independently at each step (rate %s)"),
+                     paste(format(signif(unique(mechanisms$sampling_rate[subsampled]), 4)),
+                           collapse = ", ")),
+             if (any(mechanisms$sampling == "revealed")) {
+               paste("; DP-SCD's output reveals its batch, so its rows get no",
+                     "amplification by subsampling (see rdp_subsampled_gaussian)")
+             })
     } else "none: every release uses all the records it reads",
     parts = if (length(parts)) sprintf(paste(
       "parallel composition over %d disjoint parts of a data-independent split:",
@@ -176,12 +183,18 @@ new_privacy_ledger <- function(mechanisms, z, target_epsilon, target_delta,
   ), class = "dpglmnet_privacy")
 }
 
-accountant_description <- function(method, parts) {
+accountant_description <- function(method, parts, revealed = FALSE) {
   text <- switch(method,
     gdp = "exact Gaussian DP composition (Dong, Roth & Su 2022)",
-    rdp = paste("Renyi DP (subsampled Gaussian without replacement under",
-                "replace-one: Wang, Balle & Kasiviswanathan 2019), converted as",
-                "Balle et al. (2020)"),
+    rdp = if (revealed) {
+      paste("Renyi DP (Gaussian on a fixed-size batch without replacement whose",
+            "membership is revealed: exact mixture bound, no amplification),",
+            "converted as Balle et al. (2020)")
+    } else {
+      paste("Renyi DP of the releases (subsampled Gaussians without",
+            "replacement under replace-one: Wang, Balle & Kasiviswanathan 2019;",
+            "exponential mechanisms as zCDP), converted as Balle et al. (2020)")
+    },
     basic = "basic composition of pure-DP mechanisms",
     none = "nothing released")
   text <- paste0(text, if (method != "basic") " + basic composition with pure-DP mechanisms")

@@ -28,6 +28,12 @@
 #'   moment \eqn{(\alpha - 1) rdp(\alpha)}, convex in \eqn{\alpha}, is
 #'   interpolated linearly between the neighbouring integers (their
 #'   Corollary 10), and orders in (1, 2) take the value at 2.
+#' * `sampling = "revealed"`: a fixed-size batch of `q n` records drawn
+#'   uniformly without replacement whose membership the output discloses
+#'   (DP-SCD: its release updates the dual coordinates of the batch only),
+#'   replace-one neighbours. Then there is no amplification beyond the chance
+#'   `q` that a record is used: the exact RDP of one step is
+#'   \eqn{\log(1 - q + q e^{(\alpha - 1)\alpha / (2 z^2)}) / (\alpha - 1)}.
 #'
 #' `rdp_epsilon()` converts an RDP curve to epsilon at `delta` with
 #' \deqn{\epsilon = \min_\alpha rdp(\alpha) + \log(1 - 1/\alpha) - (\log \delta + \log \alpha) / (\alpha - 1)}
@@ -82,13 +88,15 @@ check_orders <- function(orders) {
 #' @export
 rdp_subsampled_gaussian <- function(q, noise_multiplier, steps,
                                     orders = default_orders(),
-                                    sampling = c("poisson", "without_replacement")) {
+                                    sampling = c("poisson", "without_replacement",
+                                                 "revealed")) {
   q <- check_numeric(q, "q", 0, 1)
   noise_multiplier <- check_numeric(noise_multiplier, "noise_multiplier",
                                     lower = 0, finite = FALSE)
   steps <- check_numeric(steps, "steps", lower = 0)
   orders <- check_orders(orders)
-  sampling <- check_choice(sampling, c("poisson", "without_replacement"), "sampling")
+  sampling <- check_choice(sampling, c("poisson", "without_replacement", "revealed"),
+                           "sampling")
   if (steps == 0) return(rep(0, length(orders)))
   steps * .rdp_subsampled_gaussian_cpp(q, noise_multiplier, orders, sampling)
 }
@@ -116,14 +124,15 @@ rdp_delta <- function(orders, rdp, epsilon) {
 #' @rdname rdp
 #' @export
 noise_multiplier <- function(epsilon, delta, steps, q = 1,
-                             sampling = c("none", "poisson", "without_replacement"),
+                             sampling = c("none", "poisson", "without_replacement",
+                                          "revealed"),
                              orders = default_orders()) {
   epsilon <- check_numeric(epsilon, "epsilon", lower = 0, lower_open = TRUE)
   delta <- check_numeric(delta, "delta", 0, 1, lower_open = TRUE, upper_open = TRUE)
   steps <- check_numeric(steps, "steps", lower = 1)
   q <- check_numeric(q, "q", 0, 1, lower_open = TRUE)
-  sampling <- check_choice(sampling, c("none", "poisson", "without_replacement"),
-                           "sampling")
+  sampling <- check_choice(sampling, c("none", "poisson", "without_replacement",
+                                      "revealed"), "sampling")
   orders <- check_orders(orders)
   if (q == 1) sampling <- "none"
   # The fit's own accountant (src/dpglmnet/accountant.h) with one row.

@@ -48,7 +48,7 @@ smoothness_mechanism <- function(problem) {
   }
   eps_s <- problem$smoothness.budget * problem$epsilon
   mechanism("smoothness constants M_j (clamped per-record x_ij^2)", "laplace",
-            problem$p, "b_j / n, b_j = curvature x.bounds_j^2",
+            problem$p, "b_j / n, b_j = curvature (bound of the values read)^2",
             noise_multiplier = problem$p / eps_s)
 }
 

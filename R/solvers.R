@@ -22,6 +22,7 @@
 dpglmnet_solvers <- list(
   dpcd = function() dpcd_solver,
   dpsgd = function() dpsgd_solver,
+  dpscd = function() dpscd_solver,
   dpfw = function() dpfw_solver,
   nmd = function() nmd_solver
 )
@@ -46,14 +47,16 @@ fit_private_path <- function(problem) {
   setup <- solver$setup(scaled)
   noise <- solver$noise(scaled, setup, z)
   lambda <- if (by_radius) scaled$l1.radius else scaled$lambda
+  alpha_floor <- if (is.null(solver$alpha_floor)) 1e-3 else solver$alpha_floor
   if (by_radius) {
     # the public radii: nothing to release
   } else if (isTRUE(problem$single_lambda)) {
     lambda <- 1 / sqrt(problem$n)  # on the standardized scale
   } else if (release_lambda_max) {
-    lambda <- lambda_grid(solver$start_gradient(scaled, setup, noise), scaled)
+    lambda <- lambda_grid(solver$start_gradient(scaled, setup, noise), scaled,
+                          alpha_floor)
   } else if (is.null(lambda)) {
-    lambda <- lambda_grid(rep(public_max, problem$p), scaled)
+    lambda <- lambda_grid(rep(public_max, problem$p), scaled, alpha_floor)
   }
   fitted <- solver$path(scaled, setup, noise, lambda)
   settings_scaled <- solver$settings(scaled, setup, noise)
@@ -78,7 +81,7 @@ fit_private_path <- function(problem) {
        settings = settings, picks = path$picks)
 }
 
-# A public bound on every gradient coordinate at zero of the standardized
+# A public (nominal) bound on every gradient coordinate at zero of the standardized
 # problem, so that lambda_max needs no release: |(1/n) sum_i x~_ij y~_i| <= 1
 # for standardized x and y (Cauchy-Schwarz), and |(1/n) sum_i x~_ij
 # (1/2 - y_i)| <= 1/2 for binomial. NULL when there is none.
@@ -158,11 +161,12 @@ dpglmnet_threads <- function() {
 
 # The lambda grid from the private gradient at the starting point: glmnet's
 # lambda_max = max_j |grad_j| / (alpha pf_j) (alpha floored at 1e-3 as glmnet
-# does for ridge), then a geometric sequence. Post-processing only.
-lambda_grid <- function(start_gradient, problem) {
+# does for ridge, unless the solver sets its own `alpha_floor`), then a
+# geometric sequence. Post-processing only.
+lambda_grid <- function(start_gradient, problem, alpha_floor = 1e-3) {
   penalized <- problem$penalty.factor > 0
   lambda_max <- max(abs(start_gradient[penalized]) /
-                      (max(problem$alpha, 1e-3) * problem$penalty.factor[penalized]))
+                      (max(problem$alpha, alpha_floor) * problem$penalty.factor[penalized]))
   if (!(lambda_max > 0) || !is.finite(lambda_max)) lambda_max <- .Machine$double.eps
   lambda_max * exp(seq(0, log(problem$lambda.min.ratio),
                        length.out = problem$nlambda))

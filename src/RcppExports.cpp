@@ -191,6 +191,32 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// dpscd_path_cpp
+List dpscd_path_cpp(SEXP x, NumericVector y, List settings);
+RcppExport SEXP _dpglmnet_dpscd_path_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(dpscd_path_cpp(x, y, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
+// dpscd_step_cpp
+List dpscd_step_cpp(SEXP x, NumericVector y, List settings);
+RcppExport SEXP _dpglmnet_dpscd_step_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(dpscd_step_cpp(x, y, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
 // column_moments_cpp
 List column_moments_cpp(SEXP x, List settings);
 RcppExport SEXP _dpglmnet_column_moments_cpp(SEXP xSEXP, SEXP settingsSEXP) {
@@ -423,6 +449,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_dpcd_path_cpp", (DL_FUNC) &_dpglmnet_dpcd_path_cpp, 3},
     {"_dpglmnet_dpsgd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpsgd_start_gradient_cpp, 3},
     {"_dpglmnet_dpsgd_path_cpp", (DL_FUNC) &_dpglmnet_dpsgd_path_cpp, 3},
+    {"_dpglmnet_dpscd_path_cpp", (DL_FUNC) &_dpglmnet_dpscd_path_cpp, 3},
+    {"_dpglmnet_dpscd_step_cpp", (DL_FUNC) &_dpglmnet_dpscd_step_cpp, 3},
     {"_dpglmnet_column_moments_cpp", (DL_FUNC) &_dpglmnet_column_moments_cpp, 2},
     {"_dpglmnet_report_noisy_max_cpp", (DL_FUNC) &_dpglmnet_report_noisy_max_cpp, 2},
     {"_dpglmnet_column_quantiles_cpp", (DL_FUNC) &_dpglmnet_column_quantiles_cpp, 2},

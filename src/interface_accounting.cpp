@@ -20,6 +20,7 @@ accounting::Sampling parse_sampling(const std::string& sampling) {
   if (sampling == "none") return accounting::Sampling::none;
   if (sampling == "poisson") return accounting::Sampling::poisson;
   if (sampling == "without_replacement") return accounting::Sampling::without_replacement;
+  if (sampling == "revealed") return accounting::Sampling::revealed;
   Rcpp::stop("internal error: unknown sampling \"" + sampling + "\"");
 }
 
@@ -91,9 +92,13 @@ NumericVector rdp_subsampled_gaussian_cpp(double q, double z, NumericVector orde
                                           std::string sampling) {
   clear_avx_upper_state();
   NumericVector out(orders.size());
-  if (parse_sampling(sampling) == accounting::Sampling::without_replacement) {
+  const accounting::Sampling scheme = parse_sampling(sampling);
+  if (scheme == accounting::Sampling::without_replacement) {
     dpglmnet::rdp::without_replacement_curve(q, z, orders.begin(),
                                              static_cast<int>(orders.size()), out.begin());
+  } else if (scheme == accounting::Sampling::revealed) {
+    for (R_xlen_t k = 0; k < orders.size(); ++k)
+      out[k] = accounting::detail::revealed_sampled_gaussian_rdp(q, z, orders[k]);
   } else {
     for (R_xlen_t k = 0; k < orders.size(); ++k)
       out[k] = dpglmnet::rdp::poisson_subsampled_gaussian(q, z, orders[k]);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dpglmnet/dpcd.h"
+#include "dpglmnet/dpscd.h"
 #include "dpglmnet/dpsgd.h"
 #include "dpglmnet/noisy_max.h"
 #include "dpglmnet/path.h"
@@ -43,6 +44,11 @@ List fit_path_to_list(Solver& solver, int p, const List& s) {
   std::copy(path.beta.begin(), path.beta.end(), beta.begin());
   return List::create(Named("beta") = beta, Named("a0") = path.intercept,
                       Named("last_pass_change") = path.last_pass_change);
+}
+
+dpglmnet::DualSettings dual_settings(const List& s) {
+  return {number(s, "clip"), number(s, "noise_sd"), number(s, "row_bound"),
+          integer(s, "batch_size"), static_cast<long long>(number(s, "steps"))};
 }
 
 dpglmnet::CoordinateSettings coordinate_settings(const List& s) {
@@ -150,6 +156,53 @@ List dpsgd_path_cpp(SEXP x, NumericVector y, List settings) {
         dpglmnet::DPStochasticGradient<Design, Loss> solver(
             design, y.begin(), flag(settings, "intercept"), stochastic, rng);
         return fit_path_to_list(solver, design.cols(), settings);
+      });
+}
+
+// [[Rcpp::export(.dpscd_path_cpp)]]
+List dpscd_path_cpp(SEXP x, NumericVector y, List settings) {
+  clear_avx_upper_state();
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  return with_design_and_loss(
+      x, setting(settings, "transform"), text(settings, "family"),
+      [&](const auto& design, auto loss) -> SEXP {
+        using Design = std::decay_t<decltype(design)>;
+        using Loss = decltype(loss);
+        dpglmnet::DPDualCoordinateDescent<Design, Loss> solver(design, y.begin(),
+                                                               dual_settings(settings), rng);
+        return fit_path_to_list(solver, design.cols(), settings);
+      });
+}
+
+// Test hook: one DP-SCD step from the state (dual, shared) at `lambda` on the
+// given minibatch (1-based); returns the state after it.
+// [[Rcpp::export(.dpscd_step_cpp)]]
+List dpscd_step_cpp(SEXP x, NumericVector y, List settings) {
+  clear_avx_upper_state();
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  NumericVector dual = setting(settings, "dual");
+  NumericVector shared = setting(settings, "shared");
+  IntegerVector batch = setting(settings, "batch");
+  return with_design_and_loss(
+      x, setting(settings, "transform"), text(settings, "family"),
+      [&](const auto& design, auto loss) -> SEXP {
+        using Design = std::decay_t<decltype(design)>;
+        using Loss = decltype(loss);
+        const dpglmnet::DualSettings d = dual_settings(settings);
+        if (dual.size() != design.rows() || shared.size() != design.cols() ||
+            batch.size() != d.batch_size || y.size() != design.rows())
+          Rcpp::stop("internal error: state, batch or y of the wrong size");
+        std::vector<int> b(batch.size());
+        for (R_xlen_t k = 0; k < batch.size(); ++k) {
+          if (batch[k] < 1 || batch[k] > design.rows())
+            Rcpp::stop("internal error: batch index out of range");
+          b[k] = batch[k] - 1;
+        }
+        dpglmnet::DPDualCoordinateDescent<Design, Loss> solver(design, y.begin(), d, rng);
+        solver.set_state(dual.begin(), shared.begin());
+        solver.set_lambda(number(settings, "lambda"));
+        solver.step(b.data());
+        return List::create(Named("dual") = solver.dual(), Named("shared") = solver.shared());
       });
 }
 

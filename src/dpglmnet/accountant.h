@@ -50,7 +50,12 @@ namespace dpglmnet {
 namespace accounting {
 
 enum class Kind { gaussian, laplace, exponential };
-enum class Sampling { none, poisson, without_replacement };
+// revealed: a fixed-size minibatch drawn without replacement whose
+// membership the output itself discloses (DP-SCD releases the updated dual
+// coordinates of the batch, so which records were used is public). There is
+// then no amplification by subsampling beyond the chance q that a record is
+// used at all: see revealed_sampled_gaussian_rdp().
+enum class Sampling { none, poisson, without_replacement, revealed };
 
 struct Mechanism {
   Kind kind = Kind::gaussian;
@@ -95,6 +100,25 @@ inline double pure_epsilon(const Mechanism& m, double z) {
   return m.count * (m.kind == Kind::exponential ? 2.0 / b : 1.0 / b);
 }
 
+// RDP at order a of one step of a Gaussian mechanism (noise multiplier z)
+// run on a batch whose membership is part of the output, each record in the
+// batch with probability q, independently of the data. For neighbours that
+// differ in record k the output pair is P = (1 - q) R + q N(m, s^2) and
+// Q = (1 - q) R + q N(m', s^2) on the same public batch, with R the common
+// law when k is not in the batch; so (exactly, not a bound)
+//   D_a(P || Q) <= log(1 - q + q exp((a - 1) a / (2 z^2))) / (a - 1),
+// with equality at |m - m'| = sensitivity. Evaluated without overflow.
+inline double revealed_sampled_gaussian_rdp(double q, double z, double a) {
+  if (!(a > 1.0)) return std::numeric_limits<double>::quiet_NaN();
+  if (std::isinf(a)) return std::numeric_limits<double>::infinity();
+  const double x = (a - 1.0) * a / (2.0 * z * z);
+  if (q >= 1.0) return x / (a - 1.0);
+  if (q <= 0.0) return 0.0;
+  const double log_mix = x > 30.0 ? std::log(q) + x + std::log1p((1.0 - q) / q * std::exp(-x))
+                                  : std::log1p(q * std::expm1(x));
+  return log_mix / (a - 1.0);
+}
+
 // RDP of all runs of one row at every order, added into rdp.
 inline void add_rdp(const Mechanism& m, double z, const std::vector<double>& orders,
                     std::vector<double>& rdp, std::vector<double>& scratch) {
@@ -115,6 +139,9 @@ inline void add_rdp(const Mechanism& m, double z, const std::vector<double>& ord
   const bool subsampled = m.sampling != Sampling::none && m.sampling_rate < 1.0;
   if (subsampled && m.sampling == Sampling::without_replacement) {
     rdp::without_replacement_curve(m.sampling_rate, b, orders.data(), k, scratch.data());
+  } else if (subsampled && m.sampling == Sampling::revealed) {
+    for (int i = 0; i < k; ++i)
+      scratch[i] = revealed_sampled_gaussian_rdp(m.sampling_rate, b, orders[i]);
   } else {
     for (int i = 0; i < k; ++i)
       scratch[i] = subsampled ? rdp::poisson_subsampled_gaussian(m.sampling_rate, b, orders[i])

@@ -198,8 +198,12 @@ class DPStochasticGradient {
 
   double clipped_derivative(int i, double linear) const {
     const LabelCap& r = label_cap_[i];
-    const double d = Loss::derivative(linear, r.label);
-    return std::min(std::max(d, -r.cap), r.cap);
+    double d = Loss::derivative(linear, r.label);
+    // Written so that a NaN derivative (diverged iterates) is clamped to the
+    // cap too: the clipped value must stay in [-cap, cap] whatever happens,
+    // or the sensitivity the noise is calibrated to no longer holds.
+    d = d < r.cap ? d : r.cap;
+    return d > -r.cap ? d : -r.cap;
   }
 
   void add_clipped_gradient(int i, double w) {

@@ -161,7 +161,10 @@ class NoisyMirrorDescent {
       for (int l = 0; l < m; ++l) {
         const int i = batch_[l];
         const double d = Loss::derivative(b0 + eta_[l], y_[i]);
-        weight_[l] = std::min(std::max(d, -cap_[i]), cap_[i]);
+        // NaN (diverged iterates) is clamped to the cap too: the clipped
+        // value stays in [-cap, cap], as the sensitivity needs.
+        const double below = d < cap_[i] ? d : cap_[i];
+        weight_[l] = below > -cap_[i] ? below : -cap_[i];
         weight_sum += weight_[l];
       }
       if (settings_.noise_sd > 0.0)

@@ -32,7 +32,11 @@ inline int report_noisy_max(const double* utility, int count, double scale,
   int best = -1;
   double best_value = -std::numeric_limits<double>::infinity();
   for (int k = 0; k < count; ++k) {
-    const double value = utility[k] + (scale > 0.0 ? scale * standard_gumbel(rng) : 0.0);
+    // A NaN utility is never picked (callers clip utilities so that none
+    // arises; this keeps a NaN from deciding the choice deterministically).
+    const double u = std::isnan(utility[k]) ? -std::numeric_limits<double>::infinity()
+                                            : utility[k];
+    const double value = u + (scale > 0.0 ? scale * standard_gumbel(rng) : 0.0);
     if (best < 0 || value > best_value) {
       best = k;
       best_value = value;

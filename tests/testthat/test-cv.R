@@ -70,3 +70,12 @@ test_that("cv.dpglmnet and path methods check their arguments", {
   fit <- dpglmnet(x, y, epsilon = Inf, lambda = c(0.2, 0.1), passes = 50)
   expect_dpglmnet_error(coef(fit, s = "lambda.min"), "cv.dpglmnet")
 })
+
+test_that("a NaN utility never decides the choice, and NaN losses count as the bound", {
+  picks <- dpglmnet:::.report_noisy_max_cpp(c(NaN, 0, 5), list(
+    scale = 1, draws = 2000L, seed = c(5, 6), secure = FALSE))
+  expect_false(any(picks == 1L))
+  picks <- dpglmnet:::.report_noisy_max_cpp(c(NaN, 0), list(
+    scale = 0, draws = 5L, seed = c(5, 6), secure = FALSE))
+  expect_identical(picks, rep(2L, 5))
+})
