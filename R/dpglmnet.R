@@ -45,6 +45,17 @@
 #' and, with enough `passes`, reaches glmnet's solution of the same
 #' objective.
 #'
+#' @section Threads:
+#' `options(dpglmnet.threads = k)` runs DP-CD's record sweeps on dense `x`
+#' (and the private start gradient) on `k` OpenMP threads when `n` is at
+#' least 65536; default 1. The fit does not depend on `k`: the records are
+#' summed in fixed chunks in a fixed order, and the noise is drawn on the
+#' calling thread. Measured on a 2-core machine (`inst/bench/perf.R`): 1.8-2x
+#' faster per pass at `n >= 2e5` when both cores are free, but 10-250x
+#' *slower* when another process holds a core, because every coordinate step
+#' waits for all threads. Use more than one thread only on cores you have to
+#' yourself. Builds without OpenMP run on one thread.
+#'
 #' @section DP-SCD:
 #' `solver = "dpscd"` is private stochastic dual coordinate descent
 #' (Damaskinos et al. 2021, Algorithm 1) for `alpha = 0` only: ridge
@@ -260,8 +271,12 @@
 #'   `FALSE` (default) returns the last iterate.
 #' @param selection Order of coordinates: a fresh random `"permutation"`
 #'   every pass (default), uniformly `"random"` draws (the paper's
-#'   Algorithm 1), or `"cyclic"`. The order never depends on the data, so the
-#'   privacy accounting is the same for all three.
+#'   Algorithm 1), or `"cyclic"`. From 65536 coordinates on, the permutation
+#'   is a random order of blocks of 64 consecutive coordinates, each block
+#'   shuffled on its own (every coordinate still once per pass; 2-3x faster
+#'   on wide sparse data, whose per-coordinate data then stay in cache). The
+#'   order never depends on the data, so the privacy accounting is the same
+#'   for all of them.
 #' @param smoothness Coordinate smoothness constants \eqn{M_j}:
 #'   `"standardized"` (default with `standardize = TRUE`: they follow from
 #'   the released standardization moments, at no extra cost), `"private"`
@@ -490,6 +505,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     selection = selection, smoothness = smoothness,
     smoothness.budget = smoothness.budget, x.bounds = x.bounds,
     y.bound = y.bound, rng = rng, trace.it = as.integer(trace.it),
+    threads = dpglmnet_threads(),
     variable_names = if (is.null(colnames(x))) paste0("V", seq_len(p)) else colnames(x)
   )
   if (solver == "dpscd") problem <- check_dpscd(problem)
@@ -539,18 +555,41 @@ clamp_response <- function(y, bound) {
   if (is.null(bound)) y else pmax(pmin(y, bound), -bound)
 }
 
+# The p x nlambda dense path as a dgCMatrix, built directly from the stored
+# entries (what Matrix(sparse = TRUE) keeps: the nonzero and NA entries),
+# without Matrix()/as() dispatch chains.
+sparse_path_matrix <- function(beta, row_names, column_names) {
+  beta <- as.matrix(beta)
+  storage.mode(beta) <- "double"
+  rows <- nrow(beta)
+  stored <- which(beta != 0 | is.na(beta))
+  column_counts <- tabulate((stored - 1L) %/% rows + 1L, ncol(beta))
+  # Slots assigned into an empty dgCMatrix: valid by construction, and 20x
+  # cheaper than new("dgCMatrix", ...) with its initialize/validity dispatch.
+  if (is.null(empty_matrix$dgC)) {
+    empty_matrix$dgC <- methods::new(methods::getClass("dgCMatrix", where = asNamespace("Matrix")))
+  }
+  m <- empty_matrix$dgC
+  m@i <- as.integer((stored - 1L) %% rows)
+  m@p <- c(0L, cumsum(column_counts))
+  m@x <- beta[stored]
+  m@Dim <- dim(beta)
+  m@Dimnames <- list(row_names, column_names)
+  m
+}
+
+empty_matrix <- new.env(parent = emptyenv())
+
 # Assembles the glmnet-shaped object from a solver's path.
 new_dpglmnet <- function(problem, path, call) {
   nlambda <- length(path$lambda)
   step_names <- paste0("s", seq_len(nlambda) - 1L)
-  beta <- Matrix::Matrix(path$beta, sparse = TRUE)
-  beta <- methods::as(methods::as(beta, "generalMatrix"), "CsparseMatrix")
-  dimnames(beta) <- list(problem$variable_names, step_names)
+  beta <- sparse_path_matrix(path$beta, problem$variable_names, step_names)
   a0 <- stats::setNames(path$a0, step_names)
   structure(list(
     a0 = a0,
     beta = beta,
-    df = as.integer(Matrix::colSums(beta != 0)),
+    df = diff(beta@p),
     dim = dim(beta),
     lambda = path$lambda,
     nobs = problem$n,

@@ -165,8 +165,20 @@ core_settings <- function(problem, ...) {
          penalty_factor = problem$penalty.factor,
          lower_limits = problem$lower.limits, upper_limits = problem$upper.limits,
          seed = draw_seed(), secure = problem$rng == "secure",
-         trace = problem$trace.it),
+         trace = problem$trace.it,
+         threads = if (is.null(problem$threads)) 1L else problem$threads),
     list(...))
+}
+
+# The number of threads of the dense DP-CD sweeps: options(dpglmnet.threads),
+# default 1. A fit is the same with any number (kernels.h).
+dpglmnet_threads <- function() {
+  threads <- getOption("dpglmnet.threads", 1L)
+  if (!is.numeric(threads) || length(threads) != 1L || is.na(threads) ||
+      threads < 1 || threads != round(threads) || threads > 1024) {
+    dpglmnet_abort("options(dpglmnet.threads)", "must be one whole number from 1 to 1024.")
+  }
+  as.integer(threads)
 }
 
 # The lambda grid from the private gradient at the starting point: glmnet's

@@ -52,8 +52,11 @@ dpglmnet::DualSettings dual_settings(const List& s) {
 }
 
 dpglmnet::CoordinateSettings coordinate_settings(const List& s) {
-  return {numbers(s, "coordinate_step"), numbers(s, "coordinate_clip"),
-          numbers(s, "noise_sd")};
+  dpglmnet::CoordinateSettings c{numbers(s, "coordinate_step"),
+                                 numbers(s, "coordinate_clip"), numbers(s, "noise_sd")};
+  // optional (the benchmarks' hand-built settings omit it): 1 thread
+  if (s.containsElementNamed("threads")) c.threads = integer(s, "threads");
+  return c;
 }
 
 }  // namespace

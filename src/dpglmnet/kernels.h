@@ -19,7 +19,12 @@
 #define DPGLMNET_KERNELS_H
 
 #include <algorithm>
+#include <cstddef>
 #include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "design.h"
 #include "simd.h"
@@ -204,27 +209,110 @@ DenseSweep dense_sweep(Isa isa) {
   return dense_sweep_baseline<Loss, Update, How>;
 }
 
+// Loss derivatives of buffered records, in place: e[k] <- l'(e[k], y[k]) for
+// k < m, m a multiple of kMaxWidth (callers pad). The sparse sweeps gather
+// the stored rows' eta and y into small buffers and run this on packs: one
+// vector exp per pack instead of a scalar libm call per stored entry.
+constexpr int kMaxWidth = 8;
+typedef void (*Derivatives)(int, double*, const double*);
+
+template <class Loss, int Width>
+inline void derivatives_body(int m, double* e, const double* y) {
+  for (int k = 0; k < m; k += Width) {
+    simd::Pack<Width> a, t;
+    simd::load<Width>(a, e + k);
+    simd::load<Width>(t, y + k);
+    Loss::template pack_derivative<Width>(a, t);
+    simd::store<Width>(e + k, a);
+  }
+}
+
+template <class Loss>
+DPGLMNET_FLATTEN void derivatives_baseline(int m, double* e, const double* y) {
+  derivatives_body<Loss, simd::kBaselineWidth>(m, e, y);
+}
+
+#if DPGLMNET_X86_DISPATCH
+template <class Loss>
+__attribute__((flatten, target("avx2,fma"))) void derivatives_avx2(int m, double* e,
+                                                                   const double* y) {
+  derivatives_body<Loss, 4>(m, e, y);
+}
+
+template <class Loss>
+__attribute__((flatten, target("avx512f,avx512dq,fma"))) void derivatives_avx512(
+    int m, double* e, const double* y) {
+  derivatives_body<Loss, 8>(m, e, y);
+}
+#endif
+
+template <class Loss>
+Derivatives derivatives(Isa isa) {
+#if DPGLMNET_X86_DISPATCH
+  if (isa == Isa::avx512) return derivatives_avx512<Loss>;
+  if (isa == Isa::avx2) return derivatives_avx2<Loss>;
+#endif
+  (void)isa;
+  return derivatives_baseline<Loss>;
+}
+
 }  // namespace kernels
 
-// Generic (sparse) sweeps through Design::for_each_in_column.
+// Generic (sparse) sweeps through Design::for_each_in_column. Losses with a
+// costly derivative (Loss::buffered_derivative: the logistic loss's exp) take
+// it on packs of gathered records (kernels::derivatives); the clipped terms
+// are still added one by one in storage order. The intercept's sweeps read
+// every record and run the dense SIMD loops on a vector of ones.
 template <class Design, class Loss>
 class ColumnSweeper {
+  // Records gathered per call of the derivative kernel (a multiple of
+  // kernels::kMaxWidth; 3 x 2 KiB of buffers on the stack).
+  static constexpr int kChunk = 256;
+
  public:
-  ColumnSweeper(const Design& x, const double* y, kernels::Isa = kernels::best_isa())
-      : x_(x), y_(y), n_(x.rows()), p_(x.cols()) {}
+  // (threads: used by the dense sweeps only)
+  ColumnSweeper(const Design& x, const double* y, kernels::Isa isa = kernels::best_isa(),
+                int /*threads*/ = 1)
+      : x_(x), y_(y), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
+        derivatives_(kernels::derivatives<Loss>(isa)),
+        intercept_sweeps_{kernels::dense_sweep<Loss, false>(isa),
+                          kernels::dense_sweep<Loss, true>(isa)} {}
 
   // eta += change * column(update) when update >= 0; then the clipped
   // gradient sum of column `gradient`.
   double update_then_gradient(double* eta, int update, double change,
                               int gradient, double clip) const {
+    const ColumnTransform::Column identity;
+    if (gradient >= p_) {
+      // The intercept: every record, fused with an intercept update.
+      const bool fused = update >= p_ && change != 0.0;
+      if (!fused) apply(eta, update, change);
+      return intercept_sweeps_[fused](n_, eta, y_, ones_.data(), fused ? change : 0.0,
+                                      ones_.data(), clip, identity, identity);
+    }
     apply(eta, update, change);
     double sum = 0.0;
-    if (gradient < p_) {
+    if (Loss::buffered_derivative) {
+      double e[kChunk], t[kChunk], v[kChunk];
+      int m = 0;
+      auto flush = [&]() {
+        int padded = m;
+        for (; padded % kernels::kMaxWidth != 0; ++padded) e[padded] = t[padded] = 0.0;
+        derivatives_(padded, e, t);
+        for (int k = 0; k < m; ++k) sum += clamp_abs(e[k] * v[k], clip);
+        m = 0;
+      };
+      x_.for_each_in_column(gradient, [&](int i, double value) {
+        e[m] = eta[i];
+        t[m] = y_[i];
+        v[m] = value;
+        if (++m == kChunk) flush();
+      });
+      if (m > 0) flush();
+    } else {
       x_.for_each_in_column(gradient, [&](int i, double v) {
         sum += clamp_abs(Loss::derivative(eta[i], y_[i]) * v, clip);
       });
-    } else {
-      for (int i = 0; i < n_; ++i) sum += clamp_abs(Loss::derivative(eta[i], y_[i]), clip);
     }
     return sum;
   }
@@ -250,6 +338,10 @@ class ColumnSweeper {
   const Design& x_;
   const double* y_;
   const int n_, p_;
+  const std::vector<double> ones_;
+  const kernels::Derivatives derivatives_;
+  // [update the intercept first?]
+  const kernels::DenseSweep intercept_sweeps_[2];
 };
 
 // Dense: one fused SIMD pass over the raw columns; the intercept's column is
@@ -260,10 +352,13 @@ class ColumnSweeper<DenseDesign, Loss> {
   typedef kernels::Read Read;
 
  public:
+  // threads > 1: sweeps of at least kThreadedFrom records run their chunks
+  // on that many OpenMP threads (one without OpenMP).
   ColumnSweeper(const DenseDesign& x, const double* y,
-                kernels::Isa isa = kernels::best_isa())
+                kernels::Isa isa = kernels::best_isa(), int threads = 1)
       : x_(x), y_(y), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
-        maps_(column_maps(x)),
+        maps_(column_maps(x)), threads_(std::max(1, threads)),
+        chunk_sums_((x.rows() + kChunk - 1) / kChunk),
         sweeps_{{kernels::dense_sweep<Loss, false, Read::raw>(isa),
                  kernels::dense_sweep<Loss, false, Read::clamped>(isa),
                  kernels::dense_sweep<Loss, false, Read::transformed>(isa)},
@@ -277,12 +372,21 @@ class ColumnSweeper<DenseDesign, Loss> {
     if (update >= 0 && change != 0.0) {
       const Map& um = maps_[update];
       const int how = std::max(static_cast<int>(um.read), static_cast<int>(gm.read));
-      return sweeps_[1][how](n_, eta, y_, column(update), change, column(gradient),
-                             clip, um.map, gm.map);
+      return chunked(sweeps_[1][how], eta, column(update), change, column(gradient), clip,
+                     um.map, gm.map);
     }
-    return sweeps_[0][static_cast<int>(gm.read)](n_, eta, y_, nullptr, 0.0,
-                                                 column(gradient), clip, gm.map, gm.map);
+    return chunked(sweeps_[0][static_cast<int>(gm.read)], eta, nullptr, 0.0,
+                   column(gradient), clip, gm.map, gm.map);
   }
+
+  // Records per chunk: a sweep over more records adds its chunks' sums in
+  // chunk order, whatever the number of threads, so a fit is the same
+  // number for number with 1 or 2 threads (and the noise, drawn by the
+  // caller on its own thread after the sweep, is the same stream).
+  static constexpr int kChunk = 8192;
+  // The fewest records for which threads run (below it a step takes a few
+  // microseconds, the cost of waking the threads: inst/bench/perf.R).
+  static constexpr int kThreadedFrom = 65536;
 
   void apply(double* eta, int update, double change) const {
     if (update < 0 || change == 0.0) return;
@@ -316,11 +420,41 @@ class ColumnSweeper<DenseDesign, Loss> {
 
   const double* column(int j) const { return j < p_ ? x_.raw_column(j) : ones_.data(); }
 
+  double chunked(kernels::DenseSweep sweep, double* eta, const double* u, double change,
+                 const double* g, double clip, const ColumnTransform::Column& um,
+                 const ColumnTransform::Column& gm) const {
+    const int chunks = static_cast<int>(chunk_sums_.size());
+    if (chunks <= 1) return sweep(n_, eta, y_, u, change, g, clip, um, gm);
+    double* sums = chunk_sums_.data();
+    auto run_chunk = [&](int c) {
+      const std::ptrdiff_t start = static_cast<std::ptrdiff_t>(c) * kChunk;
+      const int length = static_cast<int>(std::min<std::ptrdiff_t>(kChunk, n_ - start));
+      sums[c] = sweep(length, eta + start, y_ + start, u ? u + start : nullptr, change,
+                      g + start, clip, um, gm);
+    };
+#ifdef _OPENMP
+    // (one thread never enters a parallel region: that costs a microsecond)
+    if (threads_ > 1 && n_ >= kThreadedFrom) {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+      for (int c = 0; c < chunks; ++c) run_chunk(c);
+    } else {
+      for (int c = 0; c < chunks; ++c) run_chunk(c);
+    }
+#else
+    for (int c = 0; c < chunks; ++c) run_chunk(c);
+#endif
+    double sum = 0.0;
+    for (int c = 0; c < chunks; ++c) sum += sums[c];
+    return sum;
+  }
+
   const DenseDesign& x_;
   const double* y_;
   const int n_, p_;
   const std::vector<double> ones_;
   const std::vector<Map> maps_;
+  const int threads_;
+  mutable std::vector<double> chunk_sums_;
   // [update?][Read]: the sweep variants.
   const kernels::DenseSweep sweeps_[2][3];
 };

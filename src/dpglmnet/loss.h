@@ -16,8 +16,12 @@
 
 namespace dpglmnet {
 
+// buffered_derivative: whether sparse sweeps (kernels.h) should gather
+// records to take the derivative on packs (worth it for an exp, not for a
+// subtraction).
 struct SquaredLoss {
   static constexpr double curvature = 1.0;
+  static constexpr bool buffered_derivative = false;
   static double derivative(double eta, double y) { return eta - y; }
   template <int W>
   static inline void pack_derivative(simd::Pack<W>& eta, const simd::Pack<W>& y) {
@@ -27,6 +31,7 @@ struct SquaredLoss {
 
 struct LogisticLoss {
   static constexpr double curvature = 0.25;
+  static constexpr bool buffered_derivative = true;
   static double derivative(double eta, double y) {
     return 1.0 / (1.0 + std::exp(-eta)) - y;
   }
