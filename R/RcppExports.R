@@ -129,3 +129,7 @@
     .Call(`_dpglmnet_nmd_path_cpp`, x, y, settings)
 }
 
+.dpfw_vr_path_cpp <- function(x, y, settings) {
+    .Call(`_dpglmnet_dpfw_vr_path_cpp`, x, y, settings)
+}
+

@@ -137,11 +137,35 @@
 #' standardized coefficients, as glmnet's penalty does: the fit satisfies
 #' \eqn{\sum_j sd_j |b_j| \le R} with \eqn{sd_j} the (privately released)
 #' standard deviation of column `j`, in the units of `y`.
+#' `"dpfw-vr"` (private variance-reduced Frank-Wolfe, Algorithm 3 of Asi et
+#' al. 2021, pure DP as their Theorem 6): each radius is one run of
+#' \eqn{T} = `passes` phases (capped at the largest \eqn{T} with
+#' \eqn{2^T (T + T(T+1)/4) \le n}); phase \eqn{t} walks a binary tree of
+#' depth \eqn{t} in depth-first order, each vertex at depth \eqn{j} owning
+#' \eqn{b/2^j} records disjoint from every other vertex's (a fresh random
+#' permutation per radius, \eqn{b} as large as \eqn{n} allows, so one run
+#' reads each record at most once). The root estimates the clipped gradient,
+#' each right child adds the clipped correction
+#' \eqn{\ell'(\eta_i(x)) x_{ij} - \ell'(\eta_i(x_{parent})) x_{ij}} over its
+#' records, and each leaf takes a Frank-Wolfe step (steps
+#' \eqn{2/(k+2)} over the \eqn{2^{T+1} - 2} leaves) to the vertex chosen by
+#' report-noisy-max with Laplace noise of scale
+#' \eqn{\lambda_t = 2 L D 2^t / (b \epsilon_0)}, \eqn{L} = `clip` (every
+#' per-record term is clipped coordinate-wise to it), \eqn{D = 2R}. A record
+#' reaches the \eqn{2^{t-j}} leaves below its vertex, each
+#' \eqn{\epsilon_0 2^{j-t}}-DP for it, so a run is \eqn{\epsilon_0}-DP
+#' (parallel composition over the disjoint samples); the ledger has one
+#' Laplace row per radius with \eqn{\epsilon_0 = 1/z}, and the intercept
+#' (a gradient step at each leaf with Laplace noise on its variance-reduced
+#' gradient) a second row with a tenth of the budget. Cost: \eqn{O(nnz(x))}
+#' for the gradients of a run, \eqn{O(p)} per leaf.
+#'
 #' `epsilon = Inf` runs the same algorithms with no noise and no clipping;
 #' they converge to the constrained optimum (Frank-Wolfe at rate
-#' \eqn{O(R^2 L / T)}, mirror descent at \eqn{O(1/\sqrt{T})}). The
-#' variance-reduced Frank-Wolfe of Asi et al. (Algorithm 3) is not
-#' implemented yet.
+#' \eqn{O(R^2 L / T)}, mirror descent at \eqn{O(1/\sqrt{T})}; `"dpfw-vr"`
+#' up to the sampling error of its single pass over the records). A fit
+#' that has not converged warns (a coefficient still moved by more than
+#' 1e-3 of its scale over the last 10\% of the steps).
 #'
 #' @param x Input matrix, `n` rows (records) by `p` columns: a numeric matrix
 #'   or a sparse `Matrix` (converted to `dgCMatrix`).
@@ -189,9 +213,10 @@
 #'   descent, default), `"dpsgd"` (proximal DP-SGD, see Section DP-SGD),
 #'   `"dpscd"` (private stochastic dual coordinate descent for `alpha = 0`,
 #'   see Section DP-SCD), or the l1-ball solvers `"dpfw"` (private
-#'   Frank-Wolfe) and `"nmd"` (noisy mirror descent), which follow a path of
+#'   Frank-Wolfe), `"dpfw-vr"` (private variance-reduced Frank-Wolfe) and
+#'   `"nmd"` (noisy mirror descent), which follow a path of
 #'   l1 radii instead of lambdas (see Section l1-ball solvers).
-#' @param l1.radius For `"dpfw"` and `"nmd"`: a strictly increasing sequence
+#' @param l1.radius For `"dpfw"`, `"dpfw-vr"` and `"nmd"`: a strictly increasing sequence
 #'   of public l1 radii (the path parameter, stored in `fit$lambda`). When
 #'   `NULL`, `nlambda` radii geometric from `lambda.min.ratio * sqrt(p)` to
 #'   `sqrt(p)` on the scale the solver works on (standardized when
@@ -203,6 +228,8 @@
 #'   update of every coordinate. DP-SGD, DP-SCD and `"nmd"`: an epoch, `n /
 #'   batch.size` minibatch steps (rounded up). `"dpfw"`: one Frank-Wolfe
 #'   step (a full-batch gradient and one vertex choice) per pass, per radius.
+#'   `"dpfw-vr"`: the number of phases \eqn{T} (capped by `n`, see Section
+#'   l1-ball solvers); each radius reads every record at most once.
 #'   Default (`NULL`): 10, or, for a private
 #'   standardized DP-CD fit, chosen with `nlambda` from public inputs so that
 #'   the noise of one coordinate step, \eqn{2 C_j \sqrt{R} / (\mu n)} for R
@@ -213,8 +240,8 @@
 #'   \eqn{\sqrt{p + 1}} (with an intercept), so 1 per coordinate on the
 #'   standardized scale, where per-record gradient terms are of order 1
 #'   (measured as good as private clipping schemes, and as 0.5 or 2, after
-#'   private standardization); 1 for DP-SCD and for `"dpfw"`, which clips
-#'   each gradient term coordinate-wise. DP-CD: coordinate `j`
+#'   private standardization); 1 for DP-SCD and for `"dpfw"` and
+#'   `"dpfw-vr"`, which clip each gradient term coordinate-wise. DP-CD: coordinate `j`
 #'   clips its per-record gradient terms to \eqn{\sqrt{M_j / tr M} C}.
 #'   DP-SGD: each record's gradient (features and intercept) is clipped to L2
 #'   norm `C`. DP-SCD: each dual coordinate update is scaled to
@@ -223,7 +250,7 @@
 #'   `step / M_j`. DP-SGD: every coordinate moves with `step / beta`, where
 #'   `beta = tr M` bounds the smoothness of the loss. `"nmd"`: a multiplier
 #'   of the mirror step \eqn{R / (e G \sqrt{T \log p})} (any positive value;
-#'   the step is Lipschitz-based, not smoothness-based). `"dpfw"`: unused
+#'   the step is Lipschitz-based, not smoothness-based). `"dpfw"`, `"dpfw-vr"`: unused
 #'   (steps \eqn{2/(t+2)}). DP-SCD: unused.
 #' @param batch.size DP-SGD, DP-SCD and `"nmd"`: records per minibatch, in
 #'   \[1, n\], drawn uniformly without replacement, independently at each
@@ -268,8 +295,8 @@
 #'   (a `dgCMatrix`), `df`, `dim`, `lambda`, `nobs`, `call`, `family`,
 #'   `classnames` (binomial), plus `privacy` (the ledger, see
 #'   [print.dpglmnet_privacy]) and `settings` (solver settings and the
-#'   per-coordinate smoothness, step, clip and noise). For `"dpfw"`,
-#'   `vertices` holds the vertex chosen at each step (a steps by radii
+#'   per-coordinate smoothness, step, clip and noise). For `"dpfw"` and
+#'   `"dpfw-vr"`, `vertices` holds the vertex chosen at each step (a steps by radii
 #'   integer matrix; `2j - 1` is \eqn{+R e_j}, `2j` is \eqn{-R e_j}): these
 #'   are the private selections themselves, so releasing them is free.
 #' @references
@@ -304,7 +331,8 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      intercept = TRUE, standardize = !is.null(x.bounds),
                      penalty.factor = rep(1, ncol(x)), lower.limits = -Inf,
                      upper.limits = Inf, epsilon = 1, delta = 1 / nrow(x)^2,
-                     solver = c("dpcd", "dpsgd", "dpscd", "dpfw", "nmd"), l1.radius = NULL,
+                     solver = c("dpcd", "dpsgd", "dpscd", "dpfw", "dpfw-vr", "nmd"),
+                     l1.radius = NULL,
                      passes = NULL, clip = NULL,
                      step = 1, average = FALSE,
                      batch.size = max(10, round(sqrt(nrow(x)))),
@@ -387,7 +415,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # dpfw clips coordinate-wise: 1 per coordinate directly. DP-SCD: 1, the
   # scale of a dual variable (|a_i| <= 1 for logistic, a residual for
   # standardized ridge).
-  clip <- if (is.null(clip)) (if (solver %in% c("dpfw", "dpscd")) 1 else sqrt(p + intercept)) else
+  clip <- if (is.null(clip)) {
+    if (solver %in% c("dpfw", "dpfw-vr", "dpscd")) 1 else sqrt(p + intercept)
+  } else
     check_numeric(clip, "clip", lower = 0, lower_open = TRUE)
   step <- check_numeric(step, "step", lower = 0, lower_open = TRUE)
   # The l1-ball solvers' `step` multiplies a theory step (nmd) or is unused
@@ -418,6 +448,11 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   l1 <- check_l1_arguments(solver, l1.radius, alpha, lambda, lower.limits,
                            upper.limits, penalty.factor, nlambda)
   nlambda <- l1$nlambda
+  if (solver == "dpfw-vr" && is.null(dpfw_vr_shape(n, 1L))) {
+    dpglmnet_abort("x", sprintf(paste(
+      "has %d records: solver = \"dpfw-vr\" needs at least 3 (one phase reads",
+      "a root sample of b >= 2 records and a correction sample of b / 2)."), n))
+  }
   # The l1-ball solvers and DP-SCD use no smoothness constants: nothing to
   # release or announce.
   smoothness <- if (solver %in% c(l1_solver_names, "dpscd")) {

@@ -4,9 +4,10 @@
 #   minimize (1/n) sum_i loss(b0 + x_i'b, y_i)  subject to ||b||_1 <= R
 # over an increasing sequence of public radii R (the path parameter, kept
 # where glmnet keeps lambda), with warm starts. The numerical work is in
-# src/dpglmnet/frank_wolfe.h and src/dpglmnet/mirror_descent.h.
+# src/dpglmnet/frank_wolfe.h, src/dpglmnet/frank_wolfe_vr.h and
+# src/dpglmnet/mirror_descent.h.
 
-l1_solver_names <- c("dpfw", "nmd")
+l1_solver_names <- c("dpfw", "dpfw-vr", "nmd")
 
 # The intercept of DP-FW is a Gaussian release per step with noise
 # multiplier 3z: each costs 1/9 of a selection's zCDP (a selection at
@@ -56,6 +57,84 @@ dpfw_solver <- list(
     list(steps_per_radius = setup$steps, gumbel_multiplier = noise$gumbel_multiplier,
          gumbel_scale = noise$gumbel_multiplier * problem$l1.radius,
          intercept_noise_sd = noise$intercept_noise_sd,
+         intercept_step = setup$intercept_step)
+  }
+)
+
+# The phases T and batch b of Algorithm 3 of Asi et al. (dpfw-vr) for n
+# records, public: a run reads b (1 + t/2) records in phase t (the root's b
+# and b / 2^j at each of the 2^(j-1) right children of depth j), so b (T +
+# T (T + 1) / 4) in all, and the leaves need b / 2^T >= 1 (Lemma 4.1: 2^T <=
+# b). T is `passes`, capped at the largest T these allow; b is the largest
+# multiple of 2^T they allow (so every sample size b / 2^j is exact).
+dpfw_vr_shape <- function(n, passes) {
+  fits <- function(t) 2^t * (t + t * (t + 1) / 4) <= n
+  if (!fits(1)) return(NULL)
+  phases <- 1L
+  while (phases < min(passes, 30L) && fits(phases + 1L)) phases <- phases + 1L
+  per <- phases + phases * (phases + 1) / 4
+  list(phases = phases, batch = as.integer(2^phases * floor(n / (2^phases * per))))
+}
+
+# The intercept of dpfw-vr is a second pure-DP release per run at noise
+# multiplier 9z: a tenth of the path's epsilon (as dpfw's intercept).
+dpfw_vr_intercept_factor <- 9
+
+dpfw_vr_solver <- list(
+  by_radius = TRUE,
+  setup = function(problem) {
+    shape <- dpfw_vr_shape(problem$n, problem$passes)
+    c(shape, list(clip = if (is.finite(problem$epsilon)) problem$clip else Inf,
+                  intercept_step = 1 / problem$curvature,
+                  leaves = 2^(shape$phases + 1) - 2))
+  },
+  start_release = function(problem) NULL,
+  # One row per radius run: Algorithm 3 with the Laplace scales of Theorem 6
+  # at eps0 = 1 / (noise multiplier) is eps0-DP as a whole (each record in
+  # one vertex's sample; frank_wolfe_vr.h), so a Laplace-kind row with
+  # multiplier z and count nlambda spends nlambda / z by basic composition,
+  # exactly the theorem's epsilon per run summed over the radii.
+  releases = function(problem) {
+    Filter(Negate(is.null), list(
+      mechanism(paste("DP-FW-VR runs (Asi et al. 2021, Alg. 3): report-noisy-max",
+                      "with Laplace noise at every leaf, one run per radius"),
+                "laplace", problem$nlambda,
+                paste("a whole run: (1/z)-DP by Theorem 6 (Laplace scale",
+                      "lambda_t = z 2 L D 2^t / b, L = C, D = 2R; disjoint samples)"),
+                calibrated = TRUE),
+      if (problem$intercept) {
+        mechanism("DP-FW-VR intercept: Laplace on the variance-reduced intercept gradient",
+                  "laplace", problem$nlambda,
+                  "a whole run: (1/(9z))-DP (Laplace scale 9z 2C 2^t / b per leaf)",
+                  calibrated = TRUE, factor = dpfw_vr_intercept_factor)
+      }))
+  },
+  # lambda_t = 2 L D 2^t / (b eps0) with L = C, D = 2R, eps0 = 1/z (Theorem
+  # 6): the core multiplies z 4C / b by R 2^t. Intercept: 9z 2C 2^t / b.
+  noise = function(problem, setup, z) {
+    if (!is.finite(problem$epsilon)) {
+      return(list(laplace_multiplier = 0, intercept_multiplier = 0))
+    }
+    list(laplace_multiplier = z * 4 * setup$clip / setup$batch,
+         intercept_multiplier = if (problem$intercept) {
+           dpfw_vr_intercept_factor * z * 2 * setup$clip / setup$batch
+         } else 0)
+  },
+  path = function(problem, setup, noise, radius) {
+    .dpfw_vr_path_cpp(problem$x, problem$y, core_settings(
+      problem, radius = radius, clip = setup$clip,
+      laplace_multiplier = noise$laplace_multiplier,
+      intercept_multiplier = noise$intercept_multiplier,
+      intercept_step = setup$intercept_step, phases = setup$phases,
+      batch = setup$batch, keep_picks = TRUE))
+  },
+  settings = function(problem, setup, noise) {
+    list(phases = setup$phases, batch = setup$batch,
+         steps_per_radius = setup$leaves,
+         laplace_multiplier = noise$laplace_multiplier,
+         # the Laplace scale of the last phase's leaves, per radius
+         laplace_scale = noise$laplace_multiplier * problem$l1.radius * 2^setup$phases,
+         intercept_multiplier = noise$intercept_multiplier,
          intercept_step = setup$intercept_step)
   }
 )

@@ -433,6 +433,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// dpfw_vr_path_cpp
+List dpfw_vr_path_cpp(SEXP x, NumericVector y, List settings);
+RcppExport SEXP _dpglmnet_dpfw_vr_path_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(dpfw_vr_path_cpp(x, y, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_gdp_epsilon_cpp", (DL_FUNC) &_dpglmnet_gdp_epsilon_cpp, 2},
@@ -467,6 +480,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_planned_prox_cpp", (DL_FUNC) &_dpglmnet_planned_prox_cpp, 8},
     {"_dpglmnet_dpfw_path_cpp", (DL_FUNC) &_dpglmnet_dpfw_path_cpp, 3},
     {"_dpglmnet_nmd_path_cpp", (DL_FUNC) &_dpglmnet_nmd_path_cpp, 3},
+    {"_dpglmnet_dpfw_vr_path_cpp", (DL_FUNC) &_dpglmnet_dpfw_vr_path_cpp, 3},
     {NULL, NULL, 0}
 };
 

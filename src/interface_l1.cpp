@@ -1,11 +1,13 @@
 // R entry points of the l1-ball solvers (R/l1.R): private Frank-Wolfe and
-// noisy mirror descent. Conversion only; the paths run over increasing
+// noisy mirror descent, and Algorithm 3 of Asi et al. (variance-reduced
+// Frank-Wolfe). Conversion only; the paths run over increasing
 // radii with warm starts.
 #include <Rcpp.h>
 
 #include <vector>
 
 #include "dpglmnet/frank_wolfe.h"
+#include "dpglmnet/frank_wolfe_vr.h"
 #include "dpglmnet/mirror_descent.h"
 #include "interface_common.h"
 
@@ -15,22 +17,25 @@ using namespace interface;
 namespace {
 
 // Runs fit_one(l, radius) over the radii and returns list(beta = p x nradius,
-// a0) from solver.coef() (features, then the intercept).
+// a0, last_pass_change) from solver.coef() (features, then the intercept)
+// and solver.last_pass_change() (the epsilon = Inf convergence diagnostic).
 template <class Solver, class Fit>
 List radius_path(Solver& solver, int p, const std::vector<double>& radii, int trace,
                  Fit&& fit_one) {
   const int count = static_cast<int>(radii.size());
   NumericMatrix beta(p, count);
-  NumericVector a0(count);
+  NumericVector a0(count), change(count);
   auto after = progress(trace, radii.size());
   for (int l = 0; l < count; ++l) {
     fit_one(l, radii[l]);
     const std::vector<double>& coef = solver.coef();
     std::copy(coef.begin(), coef.begin() + p, beta.begin() + static_cast<R_xlen_t>(l) * p);
     a0[l] = solver.coordinates() > p ? coef[p] : 0.0;
+    change[l] = solver.last_pass_change();
     after(l);
   }
-  return List::create(Named("beta") = beta, Named("a0") = a0);
+  return List::create(Named("beta") = beta, Named("a0") = a0,
+                      Named("last_pass_change") = change);
 }
 
 }  // namespace
@@ -85,5 +90,43 @@ List nmd_path_cpp(SEXP x, NumericVector y, List settings) {
             design, y.begin(), flag(settings, "intercept"), md, rng);
         return radius_path(solver, design.cols(), radii, integer(settings, "trace"),
                            [&](int, double radius) { solver.fit(radius); });
+      });
+}
+
+// [[Rcpp::export(.dpfw_vr_path_cpp)]]
+List dpfw_vr_path_cpp(SEXP x, NumericVector y, List settings) {
+  clear_avx_upper_state();
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  const std::vector<double> radii = numbers(settings, "radius");
+  const dpglmnet::VarianceReducedFWSettings vr{
+      number(settings, "clip"), number(settings, "laplace_multiplier"),
+      number(settings, "intercept_multiplier"), number(settings, "intercept_step"),
+      integer(settings, "phases"), integer(settings, "batch")};
+  return with_design_and_loss(
+      x, setting(settings, "transform"), text(settings, "family"),
+      [&](const auto& design, auto loss) -> SEXP {
+        using Design = std::decay_t<decltype(design)>;
+        using Loss = decltype(loss);
+        // The samples of a run (R/l1.R): b (T + T (T + 1) / 4) records.
+        const double T = vr.phases;
+        if (vr.phases < 1 || vr.phases > 30 || vr.batch < (1 << vr.phases) || vr.batch % (1 << vr.phases) != 0 ||
+            vr.batch * (T + T * (T + 1) / 4) > design.rows())
+          stop("dpfw-vr: invalid phases / batch for n = %d", design.rows());
+        dpglmnet::VarianceReducedFrankWolfe<Design, Loss> solver(
+            design, y.begin(), flag(settings, "intercept"), vr, rng);
+        const int leaves = static_cast<int>(solver.leaves());
+        const bool keep_picks = flag(settings, "keep_picks");
+        IntegerMatrix picks(keep_picks ? leaves : 0,
+                            keep_picks ? static_cast<int>(radii.size()) : 0);
+        List out = radius_path(solver, design.cols(), radii, integer(settings, "trace"),
+                               [&](int l, double radius) {
+          solver.fit(radius, keep_picks ? picks.begin() + static_cast<R_xlen_t>(l) * leaves
+                                        : nullptr);
+        });
+        if (keep_picks) {
+          for (int& k : picks) k += 1;  // 1-based for R
+          out["picks"] = picks;
+        }
+        return out;
       });
 }

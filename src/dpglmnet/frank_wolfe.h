@@ -75,7 +75,7 @@ class DPFrankWolfe {
                RandomSource& rng)
       : x_(x), y_(y), n_(x.rows()), p_(x.cols()), intercept_(intercept),
         settings_(settings), rng_(rng), coef_(p_ + (intercept ? 1 : 0), 0.0),
-        xb_(n_, 0.0), derivative_(n_, 0.0), gradient_(p_, 0.0), utility_(2 * p_, 0.0) {}
+        snapshot_(coef_.size(), 0.0), xb_(n_, 0.0), derivative_(n_, 0.0), gradient_(p_, 0.0), utility_(2 * p_, 0.0) {}
 
   int coordinates() const { return static_cast<int>(coef_.size()); }
   const std::vector<double>& coef() const { return coef_; }
@@ -87,7 +87,10 @@ class DPFrankWolfe {
     const double t0 = fitted_ ? 1.0 : 0.0;
     fitted_ = true;
     const double scale = settings_.gumbel_multiplier * radius;
+    const long long snapshot_at =
+        settings_.steps - std::max(1LL, (settings_.steps + 9) / 10);
     for (long long t = 0; t < settings_.steps; ++t) {
+      if (t == snapshot_at) snapshot_ = coef_;
       const double g0 = compute_gradient();
       for (int j = 0; j < p_; ++j) {
         utility_[2 * j] = -radius * gradient_[j];
@@ -110,7 +113,16 @@ class DPFrankWolfe {
         coef_[p_] -= settings_.intercept_step * noisy;
       }
     }
+    last_change_ = 0.0;
+    if (settings_.steps > 0)
+      for (std::size_t l = 0; l < coef_.size(); ++l)
+        last_change_ = std::max(last_change_, std::fabs(coef_[l] - snapshot_[l]));
   }
+
+  // The largest |change| of a coefficient over the last 10% of the steps of
+  // the last fit() (at least one step): the epsilon = Inf convergence
+  // diagnostic (R/solvers.R, diagnose_path).
+  double last_pass_change() const { return last_change_; }
 
  private:
   // gradient_[j] = (1/n) sum_i clamp(d_i x_ij, -C, C); returns the
@@ -143,7 +155,9 @@ class DPFrankWolfe {
   const FrankWolfeSettings settings_;
   RandomSource& rng_;
   bool fitted_ = false;
+  double last_change_ = 0.0;
   std::vector<double> coef_;        // b then b0
+  std::vector<double> snapshot_;    // coef_ 10% of the steps before the end
   std::vector<double> xb_;          // x_i'b
   std::vector<double> derivative_;  // d_i at the current point
   std::vector<double> gradient_;    // clipped gradient of the features

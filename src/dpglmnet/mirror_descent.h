@@ -122,7 +122,8 @@ class NoisyMirrorDescent {
                      MirrorDescentSettings settings, RandomSource& rng)
       : records_(x), y_(y), n_(x.rows()), p_(x.cols()), intercept_(intercept),
         settings_(settings), rng_(rng), map_(p_), sampler_(n_, settings.batch_size),
-        coef_(p_ + (intercept ? 1 : 0), 0.0), point_(p_, 0.0), dual_(p_, 0.0),
+        coef_(p_ + (intercept ? 1 : 0), 0.0), snapshot_(coef_.size(), 0.0), point_(p_, 0.0),
+        dual_(p_, 0.0),
         gradient_(p_ + 1, 0.0), magnitude_(p_, 0.0), active_(p_, 0), cap_(n_, 0.0),
         batch_(settings.batch_size), eta_(settings.batch_size),
         weight_(settings.batch_size) {
@@ -138,6 +139,10 @@ class NoisyMirrorDescent {
 
   int coordinates() const { return static_cast<int>(coef_.size()); }
   const std::vector<double>& coef() const { return coef_; }
+  // How much the output (the average of the iterates) moved over the last
+  // 10% of the steps of the last fit(): the largest |change| of a
+  // coefficient between the average of the first 90% and the output.
+  double last_pass_change() const { return last_change_; }
 
   // `steps` steps on the ball of radius R from the current output (the
   // previous radius's average, feasible since the radii increase); coef()
@@ -150,7 +155,9 @@ class NoisyMirrorDescent {
     const double eta = settings_.step * radius;
     const int m = settings_.batch_size;
     const long long steps = settings_.steps;
+    const long long snapshot_at = steps - std::max(1LL, (steps + 9) / 10);
     for (long long k = 0; k < steps; ++k) {
+      if (k == snapshot_at) std::copy(coef_.begin(), coef_.end(), snapshot_.begin());
       // The average includes the point the gradient is taken at.
       for (int j = 0; j < p_; ++j) coef_[j] += point_[j];
       if (intercept_) coef_[p_] += b0;
@@ -180,8 +187,18 @@ class NoisyMirrorDescent {
       if (intercept_) b0 -= settings_.intercept_step / m * (gradient_[p_] + weight_sum);
     }
     const double inv = steps > 0 ? 1.0 / static_cast<double>(steps) : 0.0;
+    last_change_ = 0.0;
     if (steps > 0) {
       for (double& c : coef_) c *= inv;
+      // The average over the first snapshot_at steps against the output.
+      if (snapshot_at > 0) {
+        const double inv_snapshot = 1.0 / static_cast<double>(snapshot_at);
+        for (std::size_t j = 0; j < coef_.size(); ++j)
+          last_change_ = std::max(last_change_,
+                                  std::fabs(coef_[j] - snapshot_[j] * inv_snapshot));
+      } else {
+        last_change_ = std::numeric_limits<double>::infinity();  // one step: unknown
+      }
     } else {
       std::copy(point_.begin(), point_.end(), coef_.begin());
       if (intercept_) coef_[p_] = b0;
@@ -230,6 +247,8 @@ class NoisyMirrorDescent {
   const PNormMap map_;
   MinibatchSampler sampler_;
   std::vector<double> coef_;       // output: average of the iterates (b, b0)
+  std::vector<double> snapshot_;   // sum of the iterates 10% of the steps before the end
+  double last_change_ = 0.0;
   std::vector<double> point_;      // b_k
   std::vector<double> dual_;       // grad h(b_k)
   std::vector<double> gradient_;   // noisy clipped minibatch sum (p features, intercept)

@@ -235,3 +235,193 @@ test_that("bad inputs to the l1 solvers are classed errors naming the argument",
   }
   expect_dpglmnet_error(fit(solver = "dpcd", l1.radius = 1), "l1.radius")
 })
+
+# dpfw-vr: Algorithm 3 of Asi et al. (2021), src/dpglmnet/frank_wolfe_vr.h.
+
+test_that("dpfw-vr shape: phases capped by n, batch a multiple of 2^T within n", {
+  # T phases read b (T + T (T + 1) / 4) records and need b / 2^T >= 1.
+  expect_equal(dpglmnet:::dpfw_vr_shape(300, 3), list(phases = 3L, batch = 48L))
+  # T = 4: 16 (4 + 5) = 144 <= 300; T = 5: 32 (5 + 7.5) = 400 > 300.
+  expect_equal(dpglmnet:::dpfw_vr_shape(300, 10), list(phases = 4L, batch = 32L))
+  expect_null(dpglmnet:::dpfw_vr_shape(2, 1))
+  for (n in c(3, 50, 1000, 12345)) {
+    s <- dpglmnet:::dpfw_vr_shape(n, 30)
+    t <- s$phases
+    expect_lte(s$batch * (t + t * (t + 1) / 4), n)
+    expect_equal(s$batch %% 2^t, 0)
+  }
+})
+
+test_that("dpfw-vr ledger: one pure-DP run per radius (Theorem 6), basic composition by hand", {
+  d <- simulate_gaussian(n = 300, p = 8)
+  radius <- c(0.5, 1, 2)
+  for (intercept in c(FALSE, TRUE)) {
+    fit <- dpglmnet(d$x, d$y, solver = "dpfw-vr", l1.radius = radius, passes = 3,
+                    epsilon = 1, delta = 1e-5, intercept = intercept)
+    ledger <- fit$privacy
+    z <- ledger$noise_level
+    rows <- ledger$mechanisms
+    expect_identical(rows$type, c("laplace", if (intercept) "laplace"))
+    expect_equal(rows$count, rep(3, nrow(rows)))
+    expect_equal(rows$noise_multiplier, c(z, if (intercept) 9 * z))
+    # Each run is (1/z)-DP (selections) + (1/(9z))-DP (intercept); 3 radii.
+    by_hand <- 3 / z + if (intercept) 3 / (9 * z) else 0
+    expect_equal(ledger$epsilon, by_hand, tolerance = 1e-12)
+    expect_equal(ledger$epsilon_laplace, by_hand, tolerance = 1e-12)
+    expect_identical(ledger$method, "basic")
+    expect_lte(ledger$epsilon, 1)
+    expect_gt(ledger$epsilon, 1 - 1e-6)
+    # Theorem 6: lambda_t = 2 L D 2^t / (b eps0), L = C = 1, D = 2R, eps0 = 1/z,
+    # b = 48 for n = 300 and T = 3.
+    expect_equal(fit$settings$phases, 3L)
+    expect_equal(fit$settings$batch, 48L)
+    expect_equal(fit$settings$laplace_multiplier, z * 4 * 1 / 48)
+    expect_equal(fit$settings$laplace_scale, 2 * 1 * (2 * radius) * 2^3 / (48 * (1 / z)))
+    expect_equal(fit$settings$intercept_multiplier, if (intercept) 9 * z * 2 / 48 else 0)
+    expect_equal(dim(fit$vertices), c(2^4 - 2, 3))
+    expect_true(all(colSums(abs(as.matrix(fit$beta))) <= radius * (1 + 1e-12)))
+  }
+  # With a private standardization the Gaussian rows join by basic composition
+  # (the warning that 300 records make a noisy standardization is expected).
+  st <- suppressWarnings(dpglmnet(d$x, d$y, solver = "dpfw-vr", l1.radius = 1, passes = 2, epsilon = 2,
+                 delta = 1e-5, standardize = TRUE, x.bounds = 5, y.bound = 10))
+  expect_lte(st$privacy$epsilon, 2)
+  expect_gt(st$privacy$epsilon, 2 - 1e-6)
+})
+
+test_that("dpfw-vr picks follow report-noisy-max with Laplace noise at the calibrated scale", {
+  # y = 1e6 and tiny radii: d_i = x_i'b - y_i = -1e6 up to 1e-12, so with
+  # constant columns a_j the root gradient is v_j = -1e6 a_j exactly, every
+  # correction is below 1e-12, and the leaves of phase 1 see utilities
+  # -<+-R e_j, v> = +-R 1e6 a_j. Laplace scale lambda_1 = z 4 R C 2 / b.
+  n <- 30
+  a <- c(0, 2e-7, 5e-7)
+  x <- matrix(rep(a, each = n), n)
+  y <- rep(1e6, n)
+  nradii <- 2500
+  radius <- 1e-6 * (1 + 1e-9 * seq_len(nradii))
+  set.seed(12)
+  fit <- dpglmnet(x, y, solver = "dpfw-vr", l1.radius = radius, passes = 1,
+                  epsilon = nradii, delta = 1e-4, intercept = FALSE, clip = 1)
+  z <- fit$privacy$noise_level
+  expect_equal(z, 1, tolerance = 1e-8)
+  b <- fit$settings$batch
+  expect_equal(b, 20L)
+  expect_equal(fit$settings$laplace_scale, z * 4 * radius * 1 * 2 / b)
+  law <- function(z) {
+    u <- as.vector(rbind(1e6 * a, -1e6 * a))  # in units of R: +e_1, -e_1, ...
+    scale <- z * 4 * 2 / b
+    plap <- function(q) ifelse(q < 0, exp(q / scale) / 2, 1 - exp(-q / scale) / 2)
+    dlap <- function(q) exp(-abs(q) / scale) / (2 * scale)
+    sapply(seq_along(u), function(k) stats::integrate(function(t) {
+      dlap(t - u[k]) * Reduce(`*`, lapply(u[-k], function(v) plap(t - v)))
+    }, -Inf, Inf, rel.tol = 1e-10)$value)
+  }
+  expect_equal(sum(law(z)), 1, tolerance = 1e-6)
+  observed <- tabulate(fit$vertices, nbins = 6)
+  expect_gt(stats::chisq.test(observed, p = law(z))$p.value, 1e-3)
+  expect_lt(stats::chisq.test(observed, p = law(1.3 * z), rescale.p = TRUE)$p.value, 1e-3)
+  expect_lt(stats::chisq.test(observed, p = law(z / 1.3), rescale.p = TRUE)$p.value, 1e-3)
+})
+
+test_that("dpfw-vr intercept noise is Laplace at the calibrated scale (all-zero problem)", {
+  # x = 0, y = 0: the intercept's clipped derivative at every record is b0,
+  # every correction is b0 - b0(parent), so each leaf sees v0 = b0 and moves
+  # b0 <- b0 - (b0 + Laplace(lambda0_t)) (curvature 1): the released b0 of
+  # a run with T = 1 is minus a Laplace draw of scale lambda0_1 = 9 z 2 C 2 / b.
+  n <- 3000
+  x <- matrix(0, n, 2)
+  y <- rep(0, n)
+  nradii <- 2000
+  set.seed(13)
+  fit <- dpglmnet(x, y, solver = "dpfw-vr", l1.radius = seq_len(nradii), passes = 1,
+                  epsilon = 1000, delta = 1e-4, clip = 1)
+  z <- fit$privacy$noise_level
+  b <- fit$settings$batch
+  expect_equal(b, 2000L)
+  scale <- 9 * z * 2 * 1 * 2 / b
+  expect_equal(fit$settings$intercept_multiplier * 2, scale)
+  expect_true(all(fit$beta == 0) || max(abs(fit$beta)) <= nradii)
+  draws <- -fit$a0
+  plap <- function(q, s) ifelse(q < 0, exp(q / s) / 2, 1 - exp(-q / s) / 2)
+  expect_gt(suppressWarnings(stats::ks.test(draws, plap, s = scale))$p.value, 1e-3)
+  expect_lt(suppressWarnings(stats::ks.test(draws, plap, s = 1.3 * scale))$p.value, 1e-3)
+  expect_lt(suppressWarnings(stats::ks.test(draws, plap, s = scale / 1.3))$p.value, 1e-3)
+})
+
+test_that("epsilon = Inf: dpfw-vr reaches the constrained optimum up to its sampling error", {
+  # One run reads every record once (disjoint samples), so even without noise
+  # its error is statistical: O((L + beta D) sqrt(log p / b)) on the
+  # gradients (Lemma 4.2). With n = 20000, p = 8 and T = 8 phases (b = 768,
+  # 510 Frank-Wolfe steps), over seeds 1-5: relative objective error at most
+  # 0.006, coefficients within 0.05, intercept within 0.07 (a gradient step
+  # on b0 at each leaf carries the sampling error of the last estimates).
+  # Tolerances: 1e-2, 0.08, 0.1.
+  set.seed(1)
+  n <- 20000
+  p <- 8
+  x <- matrix(rnorm(n * p), n)
+  y <- drop(x %*% c(1, -0.5, rep(0, p - 2))) + rnorm(n)
+  ref <- glmnet_at(x, y, lambda = 0.1)
+  radius <- sum(abs(ref$beta))
+  f_star <- objective(x, y, ref$a0, ref$beta)
+  fit <- suppressWarnings(dpglmnet(x, y, solver = "dpfw-vr", l1.radius = radius,
+                                   passes = 8, epsilon = Inf))
+  expect_equal(fit$settings$phases, 8L)
+  f <- objective(x, y, fit$a0, as.numeric(fit$beta))
+  expect_lt((f - f_star) / f_star, 1e-2)
+  expect_gt((f - f_star) / f_star, -1e-10)
+  expect_lte(sum(abs(fit$beta)), radius * (1 + 1e-12))
+  expect_lt(max(abs(as.numeric(fit$beta) - ref$beta)), 0.08)
+  expect_lt(abs(fit$a0 - ref$a0), 0.1)
+  expect_identical(fit$privacy$method, "none")
+})
+
+test_that("dpfw-vr: dense and sparse x give the same path; bad inputs are classed errors", {
+  set.seed(3)
+  x <- Matrix::rsparsematrix(200, 30, density = 0.2)
+  y <- as.numeric(x %*% c(1, -1, rep(0, 28))) + rnorm(200)
+  radius <- c(0.5, 1, 2)
+  set.seed(4)
+  sparse <- dpglmnet(x, y, solver = "dpfw-vr", l1.radius = radius, epsilon = 2, passes = 3)
+  set.seed(4)
+  dense <- dpglmnet(as.matrix(x), y, solver = "dpfw-vr", l1.radius = radius, epsilon = 2,
+                    passes = 3)
+  expect_equal(as.matrix(sparse$beta), as.matrix(dense$beta), tolerance = 1e-10)
+  expect_equal(sparse$a0, dense$a0, tolerance = 1e-10)
+  b <- simulate_binomial(n = 300, p = 5)
+  fit <- dpglmnet(b$x, b$y, family = "binomial", solver = "dpfw-vr", l1.radius = 1,
+                  epsilon = 1, passes = 2)
+  expect_true(all(is.finite(fit$a0)))
+
+  d <- simulate_gaussian(n = 50, p = 3)
+  bad <- function(...) dpglmnet(d$x, d$y, epsilon = 1, solver = "dpfw-vr", ...)
+  expect_dpglmnet_error(bad(l1.radius = 0), "l1.radius")
+  expect_dpglmnet_error(bad(l1.radius = c(2, 1)), "l1.radius")
+  expect_dpglmnet_error(bad(alpha = 0.5), "alpha")
+  expect_dpglmnet_error(bad(lambda = 0.1), "lambda")
+  expect_dpglmnet_error(bad(upper.limits = 1), "upper.limits")
+  expect_dpglmnet_error(bad(family = "poisson"), "family")
+  expect_dpglmnet_error(bad(passes = 0), "passes")
+  expect_dpglmnet_error(dpglmnet(d$x[1:2, ], d$y[1:2], solver = "dpfw-vr", epsilon = 1,
+                                 l1.radius = 1, batch.size = 1), "x")
+})
+
+test_that("epsilon = Inf: the l1 solvers warn when the last 10% of steps still move", {
+  d <- unit_gaussian(n = 300, p = 8)
+  radius <- sum(abs(glmnet_at(d$x, d$y, lambda = 0.1)$beta))
+  # dpfw: 0.004 of the coefficient scale after 100 steps, < 1e-4 after 10000.
+  expect_warning(dpglmnet(d$x, d$y, solver = "dpfw", l1.radius = radius, passes = 100,
+                          epsilon = Inf), "not converged", class = "dpglmnet_warning")
+  expect_no_warning(dpglmnet(d$x, d$y, solver = "dpfw", l1.radius = radius,
+                             passes = 10000, epsilon = Inf))
+  expect_warning(dpglmnet(d$x, d$y, solver = "nmd", l1.radius = radius, passes = 5,
+                          batch.size = 300, step = 30, epsilon = Inf), "not converged")
+  expect_no_warning(dpglmnet(d$x, d$y, solver = "nmd", l1.radius = radius, passes = 10000,
+                             batch.size = 300, step = 30, epsilon = Inf))
+  expect_warning(dpglmnet(d$x, d$y, solver = "dpfw-vr", l1.radius = radius, passes = 2,
+                          epsilon = Inf), "dpfw-vr")
+  # Private fits never run the diagnostic on data.
+  expect_no_warning(dpglmnet(d$x, d$y, solver = "dpfw", l1.radius = radius, passes = 100,
+                             epsilon = 5))
+})
