@@ -128,7 +128,7 @@ dpfw_vr_solver <- list(
       intercept_step = setup$intercept_step, phases = setup$phases,
       batch = setup$batch, keep_picks = TRUE))
   },
-  settings = function(problem, setup, noise) {
+  settings = function(problem, setup, noise, lambda = NULL) {
     list(phases = setup$phases, batch = setup$batch,
          steps_per_radius = setup$leaves,
          laplace_multiplier = noise$laplace_multiplier,
