@@ -43,7 +43,7 @@ dpcd_solver <- list(
       coordinate_clip = setup$clip, noise_sd = noise, passes = problem$passes,
       selection = problem$selection, average = problem$average))
   },
-  settings = function(problem, setup, noise) {
+  settings = function(problem, setup, noise, lambda = NULL) {
     list(selection = problem$selection, average = problem$average,
          smoothness = setup$smooth$source, smoothness_values = setup$smooth$coordinates,
          laplace_scale = setup$smooth$laplace_scale,

@@ -52,16 +52,29 @@ dpscd_solver <- list(
       problem, lambda = lambda, clip = setup$clip, noise_sd = noise,
       row_bound = setup$row_bound, batch_size = setup$batch, steps = setup$steps))
   },
-  settings = function(problem, setup, noise) {
+  settings = function(problem, setup, noise, lambda = NULL) {
     list(batch.size = setup$batch, sampling_rate = setup$rate,
          steps_per_lambda = setup$steps, row_bound = setup$row_bound,
          sensitivity = dpscd_sensitivity(setup$clip, setup$row_bound),
-         noise_sd = noise)
+         noise_sd = noise,
+         coefficient_noise = dpscd_coefficient_noise(noise, lambda, problem$n))
   }
 )
 
 # Minibatch steps per lambda: `passes` epochs of n / batch.size steps.
 dpscd_steps <- function(problem) ceiling(problem$passes * problem$n / problem$batch.size)
+
+# The sd of the noise one step adds to a coefficient, for each lambda of the
+# path (on the working scale, standardized when standardize = TRUE): a step
+# adds N(0, s^2) to every coordinate of v (s = `noise`), and the model is
+# b = v / (lambda n), so b_j gets N(0, (s / (lambda n))^2). (The noise on
+# the batch's dual coordinates reaches b only through later, clipped updates,
+# each at most C ||x_i|| / (lambda n).) Public: s, lambda (public or
+# released) and n.
+dpscd_coefficient_noise <- function(noise, lambda, n) {
+  if (is.null(lambda)) return(NULL)
+  noise / (lambda * n)
+}
 
 dpscd_sensitivity <- function(clip, row_bound) 2 * clip * sqrt(1 + row_bound^2)
 

@@ -43,7 +43,7 @@ dpsgd_solver <- list(
       problem, lambda = lambda, step_size = setup$step_size, clip = setup$clip,
       noise_sd = noise, batch_size = setup$batch, steps = setup$steps))
   },
-  settings = function(problem, setup, noise) {
+  settings = function(problem, setup, noise, lambda = NULL) {
     list(batch.size = setup$batch, sampling_rate = setup$rate,
          steps_per_lambda = setup$steps, smoothness = setup$smooth$source,
          smoothness_values = setup$smooth$coordinates,

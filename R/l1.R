@@ -53,7 +53,7 @@ dpfw_solver <- list(
       intercept_step = setup$intercept_step, steps = setup$steps,
       keep_picks = TRUE))
   },
-  settings = function(problem, setup, noise) {
+  settings = function(problem, setup, noise, lambda = NULL) {
     list(steps_per_radius = setup$steps, gumbel_multiplier = noise$gumbel_multiplier,
          gumbel_scale = noise$gumbel_multiplier * problem$l1.radius,
          intercept_noise_sd = noise$intercept_noise_sd,
@@ -128,7 +128,7 @@ dpfw_vr_solver <- list(
       intercept_step = setup$intercept_step, phases = setup$phases,
       batch = setup$batch, keep_picks = TRUE))
   },
-  settings = function(problem, setup, noise) {
+  settings = function(problem, setup, noise, lambda = NULL) {
     list(phases = setup$phases, batch = setup$batch,
          steps_per_radius = setup$leaves,
          laplace_multiplier = noise$laplace_multiplier,
@@ -180,7 +180,7 @@ nmd_solver <- list(
       batch_size = setup$batch, steps = setup$steps, step_size = noise$step_size,
       intercept_step = noise$intercept_step))
   },
-  settings = function(problem, setup, noise) {
+  settings = function(problem, setup, noise, lambda = NULL) {
     list(batch.size = setup$batch, sampling_rate = setup$rate,
          steps_per_radius = setup$steps, mirror_map_q = 1 + 1 / setup$log_p,
          noise_sd = noise$noise_sd, gradient_bound = noise$gradient_bound,

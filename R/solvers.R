@@ -9,7 +9,10 @@
 #   noise(problem, setup, z)  the noise settings given the noise level z;
 #   start_gradient(problem, setup, noise)  the released gradient at 0;
 #   path(problem, setup, noise, lambda)    list(beta = p x nlambda, a0);
-#   settings(problem, setup, noise)        what the fit reports about itself.
+#   settings(problem, setup, noise, lambda) what the fit reports about itself
+#                             (lambda: the path's values on the working
+#                             scale, for solvers whose noise on the model
+#                             depends on it).
 # A solver with by_radius = TRUE (R/l1.R) follows a public increasing
 # sequence of l1 radii instead of lambdas: its `lambda` argument is the
 # radius sequence on the working scale, and nothing is released for the grid.
@@ -60,7 +63,7 @@ fit_private_path <- function(problem) {
     lambda <- lambda_grid(rep(public_max, problem$p), scaled, alpha_floor)
   }
   fitted <- solver$path(scaled, setup, noise, lambda)
-  settings_scaled <- solver$settings(scaled, setup, noise)
+  settings_scaled <- solver$settings(scaled, setup, noise, lambda)
   diagnose_path(fitted, lambda, scaled, settings_scaled)
   path <- unstandardize_path(fitted, lambda, scaled,
                              parameter = if (by_radius) "radius" else "lambda")

@@ -2,6 +2,10 @@
 # and DP-SGD with 2, 5, 10, 20 and 50 passes on each dataset, beside the
 # paper's (C++ with Eigen, i7-10610U laptop) and beside glmnet fitting the
 # same objective on the same data in the same R process. Median of repeats.
+# DP-SCD (not in the paper) beside them where it applies (alpha = 0): on
+# Electricity (the paper's L2 logistic problem) and on California's x with
+# the ridge penalty instead of the LASSO (its glmnet column is the LASSO's),
+# with minibatches of 10 records as DP-SGD.
 #
 #   Rscript inst/bench/timing.R [repeats]
 #
@@ -59,13 +63,19 @@ for (dataset in names(datasets)) {
   } else NA_real_
   m <- problem$smoothness
   y01 <- if (problem$family == "binomial") as.numeric(y == levels(y)[2]) else y
-  for (solver in c("dpcd", "dpsgd")) {
+  for (solver in c("dpcd", "dpsgd", if (dataset != "sparse") "dpscd")) {
     for (passes in c(2, 5, 10, 20, 50)) {
-      call_time <- median_time(function() dpglmnet(
-        x, y, family = problem$family, alpha = problem$alpha,
-        lambda = problem$lambda, intercept = FALSE, epsilon = problem$epsilon,
-        delta = problem$delta, solver = solver, passes = passes,
-        smoothness = m, batch.size = 10))
+      call_time <- median_time(function() if (solver == "dpscd") {
+        dpglmnet(x, y, family = problem$family, alpha = 0,
+                 lambda = problem$lambda, intercept = FALSE, standardize = FALSE,
+                 epsilon = problem$epsilon, delta = problem$delta, solver = solver,
+                 passes = passes, x.bounds = problem$x.bounds, batch.size = 10)
+      } else {
+        dpglmnet(x, y, family = problem$family, alpha = problem$alpha,
+                 lambda = problem$lambda, intercept = FALSE, epsilon = problem$epsilon,
+                 delta = problem$delta, solver = solver, passes = passes,
+                 smoothness = m, batch.size = 10)
+      })
       # The solver alone, with the settings dpglmnet() would pass it.
       core_time <- if (solver == "dpcd") {
         clip <- sqrt(m / sum(m))
@@ -73,6 +83,11 @@ for (dataset in names(datasets)) {
           problem$family, problem$lambda, problem$alpha, p,
           coordinate_step = 1 / m, coordinate_clip = clip, noise_sd = 0.01 * clip,
           passes = as.integer(passes), selection = "permutation", average = FALSE)))
+      } else if (solver == "dpscd") {
+        median_time(function() dpglmnet:::.dpscd_path_cpp(x, y01, core_settings(
+          problem$family, problem$lambda, 0, p, clip = 1, noise_sd = 0.01,
+          row_bound = sqrt(sum(problem$x.bounds^2)), batch_size = 10L,
+          steps = ceiling(passes * n / 10))))
       } else {
         median_time(function() dpglmnet:::.dpsgd_path_cpp(x, y01, core_settings(
           problem$family, problem$lambda, problem$alpha, p,
@@ -82,6 +97,7 @@ for (dataset in names(datasets)) {
       paper <- published$seconds[published$dataset == dataset &
                                    published$solver == solver &
                                    published$passes == passes]
+      if (!length(paper)) paper <- NA_real_  # DP-SCD: not in the paper
       rows[[length(rows) + 1L]] <- data.frame(
         dataset = dataset, solver = solver, passes = passes,
         call_s = signif(call_time, 3), solver_s = signif(core_time, 3),
@@ -96,7 +112,7 @@ print(table3, row.names = FALSE)
 per_pass <- aggregate(solver_s / passes ~ dataset + solver, data = table3,
                       FUN = stats::median)
 names(per_pass)[3] <- "seconds_per_pass"
-cat("\nSeconds per pass (DP-CD) or epoch (DP-SGD), median over passes:\n")
+cat("\nSeconds per pass (DP-CD) or epoch (DP-SGD, DP-SCD), median over passes:\n")
 print(per_pass, row.names = FALSE)
 
 # Where the time of a dense DP-CD pass goes: the same sweeps over the same x

@@ -9,7 +9,7 @@
 
 paper_problem_names <- c("electricity_imbalanced", "electricity_balanced",
                          "california_imbalanced", "california_balanced",
-                         "sparse_lasso")
+                         "sparse_lasso", "california_ridge")
 
 # The DP-CD paper's experimental problems
 #
@@ -21,7 +21,10 @@ paper_problem_names <- c("electricity_imbalanced", "electricity_balanced",
 # (n = p = 1000, 10 active features, epsilon = 10; data and lambda from
 # simulate_sparse_lasso(), calibrated to the paper's start error 0.7551
 # since the paper publishes neither). No intercept; epsilon = 1 (10 for
-# Sparse LASSO) and delta = 1/n^2.
+# Sparse LASSO) and delta = 1/n^2. One problem is not the paper's:
+# `"california_ridge"`, standardized California with the ridge penalty
+# (alpha = 0) at the same lambda = 0.1, a ridge setting on which DP-SCD
+# (which needs alpha = 0) can be compared (no published numbers).
 #
 # When the real data are not found (see dpglmnet_data_dir()) the problem
 # is built on generated data of the same shape and imbalance (with a message
@@ -36,7 +39,8 @@ paper_problem_names <- c("electricity_imbalanced", "electricity_balanced",
 # serve to reproduce its experiments, not to release anything.
 #
 # name: One of `"electricity_imbalanced"`, `"electricity_balanced"`,
-#   `"california_imbalanced"`, `"california_balanced"`, `"sparse_lasso"`.
+#   `"california_imbalanced"`, `"california_balanced"`, `"sparse_lasso"`,
+#   `"california_ridge"`.
 # path: Directory holding the paper's data files.
 # seed: Seed of the generated data (Sparse LASSO, and stand-ins).
 # Returns: A list with `name`, `x`, `y`, `family`, `alpha`, `lambda`,
@@ -51,7 +55,8 @@ paper_problem <- function(name = paper_problem_names, path = dpglmnet_data_dir()
   name <- check_choice(name, paper_problem_names, "name")
   seed <- check_numeric(seed, "seed", integer = TRUE)
   dataset <- sub("_.*", "", name)
-  balanced <- grepl("balanced$", name) && !grepl("imbalanced$", name)
+  ridge <- name == "california_ridge"
+  balanced <- ridge || (grepl("balanced$", name) && !grepl("imbalanced$", name))
   data_note <- "generated"
   if (dataset == "sparse") {
     sim <- simulate_sparse_lasso(seed = seed)
@@ -94,7 +99,7 @@ paper_problem <- function(name = paper_problem_names, path = dpglmnet_data_dir()
   tables <- paper_tables()
   list(
     name = name, x = x, y = y, family = family,
-    alpha = if (family == "binomial") 0 else 1,
+    alpha = if (family == "binomial" || ridge) 0 else 1,
     lambda = lambda, intercept = FALSE,
     epsilon = if (dataset == "sparse") 10 else 1, delta = 1 / n^2,
     x.bounds = 2 * apply(abs(x), 2L, max),
@@ -166,7 +171,9 @@ paper_tables <- function() {
 # [1e-6, 1] for DP-SGD, clipping 100 log-spaced values in [1e-3, 1e6],
 # passes 2, 5, 10, 20, 50) or a small one (steps 0.1, 0.32, 1, 3.2 for
 # DP-CD, whose best steps on standardized data exceed 1, and 1e-3, 0.032, 1
-# for DP-SGD; one clipping threshold per decade from 0.1 to 1e4) meant as
+# for DP-SGD; one clipping threshold per decade from 0.1 to 1e4; for DP-SCD,
+# which the paper does not run, the single step 1 (it has none) and
+# thresholds in [1e-5, 1e2], 11 per decade or one) meant as
 # the coarse stage of a coarse-then-fine search (`refine`, see
 # tune_nonprivate()): with `refine = 3` it resolves the threshold to 1/8
 # of a decade for about 50 points per number of passes, against the full
@@ -178,8 +185,16 @@ paper_tables <- function() {
 # Solvers: `"dpcd"` (DP-CD with the exact smoothness constants, which the
 # paper treats as given), `"dpcd_private"` (DP-CD-P: 10% of epsilon spent
 # on private smoothness constants with the crude bound twice each column's
-# largest absolute value) and `"dpsgd"` (DP-SGD with minibatches of
-# `batch.size` records, step `step / beta`).
+# largest absolute value), `"dpsgd"` (DP-SGD with minibatches of
+# `batch.size` records, step `step / beta`) and `"dpscd"` (DP-SCD, the dual
+# method, only for alpha = 0: the Electricity problems and
+# `"california_ridge"`; minibatches of `batch.size` records, `clip` bounds a
+# dual update, no step (the grid's `step` is ignored; paper_grid("dpscd")
+# has the single value 1), rows bounded by sqrt(sum(x.bounds^2)) with the
+# problem's x.bounds, accounted with the batch revealed). DP-SGD and DP-SCD
+# are tuned on the same protocol: with several `batch.size` values each is
+# tuned and the best (batch size, step, clip) kept for each number of passes,
+# as the coordinate orders of DP-CD.
 #
 # Like the paper, this tuning looks at the data without privacy; it
 # compares methods at their best and is not a private procedure.
@@ -191,7 +206,8 @@ paper_tables <- function() {
 # tuning_seeds: Runs per grid point when tuning.
 # final_seeds: Runs of the chosen setting for each number of passes.
 # reference: The optimum `F*` (default: `paper_reference(problem)`).
-# batch.size: DP-SGD minibatch size (the paper's 10).
+# batch.size: DP-SGD and DP-SCD minibatch size(s), capped at n (DP-SGD:
+#   the paper's 10; DP-SCD: 1000, 10000 and n, tuned). Ignored for DP-CD.
 # passes: Passes of the reference solver.
 # refine: Rounds of local refinement after the grid, as for
 #   tune_nonprivate() (0: the grid only).
@@ -203,7 +219,8 @@ paper_tables <- function() {
 #   the privacy accounting is the same for all. Ignored for DP-SGD.
 # Returns: `paper_reference()`: `F*`. `paper_grid()`: a list. 
 #   `paper_experiment()`: a data frame with one row per number of passes:
-#   the chosen `selection` (`NA` for DP-SGD), `step` and `clip` and the
+#   the chosen `selection` (`NA` for DP-SGD and DP-SCD), `batch.size` (`NA`
+#   for DP-CD), `step` and `clip` and the
 #   relative error's `mean`, `sd`, `min` and `max` over the final runs,
 #   and `tuning_mean`, its mean over the tuning runs at the chosen setting
 #   (the statistic of the paper's Table 2, biased low by the selection:
@@ -215,12 +232,14 @@ paper_tables <- function() {
 # prob <- paper_problem("california_balanced")
 # paper_experiment(prob, "dpcd", grid = list(step = 1, clip = c(1, 10),
 #                  passes = 2), tuning_seeds = 1, final_seeds = 2)
-paper_experiment <- function(problem, solver = c("dpcd", "dpcd_private", "dpsgd"),
+paper_solver_names <- c("dpcd", "dpcd_private", "dpsgd", "dpscd")
+
+paper_experiment <- function(problem, solver = paper_solver_names,
                              grid = paper_grid(solver), tuning_seeds = 5,
                              final_seeds = 10, reference = paper_reference(problem),
-                             batch.size = 10, refine = 0,
-                             selection = "permutation") {
-  solver <- check_choice(solver, c("dpcd", "dpcd_private", "dpsgd"), "solver")
+                             batch.size = if (solver == "dpscd") c(1000, 10000, Inf) else 10,
+                             refine = 0, selection = "permutation") {
+  solver <- check_choice(solver, paper_solver_names, "solver")
   final_seeds <- check_numeric(final_seeds, "final_seeds", lower = 1, integer = TRUE)
   orders <- c("permutation", "random", "cyclic")
   if (!is.character(selection) || length(selection) < 1L || anyNA(selection) ||
@@ -229,24 +248,39 @@ paper_experiment <- function(problem, solver = c("dpcd", "dpcd_private", "dpsgd"
       "must be one or more distinct values among \"permutation\", ",
       "\"random\" and \"cyclic\"."))
   }
-  if (solver == "dpsgd") selection <- NA_character_
-  arguments <- function(order) c(paper_fit_arguments(problem), switch(
+  if (solver == "dpscd" && problem$alpha != 0) {
+    dpglmnet_abort("solver", paste(
+      "\"dpscd\" needs alpha = 0 (ridge or L2 logistic): use it on the",
+      "Electricity problems or \"california_ridge\"."))
+  }
+  minibatch <- solver %in% c("dpsgd", "dpscd")
+  batch.size <- check_numeric(batch.size, "batch.size", lower = 1, length = NULL,
+                              finite = FALSE)
+  batch.size <- if (minibatch) unique(pmin(batch.size, nrow(problem$x))) else NA_real_
+  if (minibatch) selection <- NA_character_
+  arguments <- function(order, batch) c(paper_fit_arguments(problem), switch(
     solver,
     dpcd = list(solver = "dpcd", smoothness = problem$smoothness,
                 selection = order),
     dpcd_private = list(solver = "dpcd", smoothness = "private",
                         x.bounds = problem$x.bounds, selection = order),
     dpsgd = list(solver = "dpsgd", smoothness = problem$smoothness,
-                 batch.size = batch.size)))
-  # tune each coordinate order, then keep the best (order, step, clip) for
-  # each number of passes
+                 batch.size = batch),
+    dpscd = list(solver = "dpscd", x.bounds = problem$x.bounds,
+                 batch.size = batch)))
+  # tune each coordinate order (DP-CD) or batch size (DP-SGD, DP-SCD), then
+  # keep the best (order or batch size, step, clip) for each number of passes
+  variants <- expand.grid(selection = selection, batch.size = batch.size,
+                          stringsAsFactors = FALSE)
   solver_passes <- 0
-  best <- do.call(rbind, lapply(selection, function(order) {
+  best <- do.call(rbind, lapply(seq_len(nrow(variants)), function(k) {
+    v <- variants[k, ]
     tuned <- do.call(tune_nonprivate, c(
       list(x = problem$x, y = problem$y, grid = grid, seeds = tuning_seeds,
-           reference = reference, refine = refine), arguments(order)))
+           reference = reference, refine = refine),
+      arguments(v$selection, v$batch.size)))
     solver_passes <<- solver_passes + sum(tuned$results$passes) * tuning_seeds
-    cbind(tuned$best, selection = order)
+    cbind(tuned$best, selection = v$selection, batch.size = v$batch.size)
   }))
   best <- do.call(rbind, lapply(split(best, best$passes),
                                 function(r) r[which.min(r$mean), ]))
@@ -257,9 +291,10 @@ paper_experiment <- function(problem, solver = c("dpcd", "dpcd_private", "dpsgd"
            grid = list(step = chosen$step, clip = chosen$clip,
                        passes = chosen$passes),
            seeds = final_seeds, reference = reference, seed = 1000),
-      arguments(chosen$selection)))
+      arguments(chosen$selection, chosen$batch.size)))
     r <- final$results
-    data.frame(passes = r$passes, selection = chosen$selection, step = r$step,
+    data.frame(passes = r$passes, selection = chosen$selection,
+               batch.size = chosen$batch.size, step = r$step,
                clip = r$clip, mean = r$relative_mean, sd = r$relative_sd,
                min = r$relative_min, max = r$relative_max,
                tuning_mean = chosen$relative_mean)
@@ -272,11 +307,18 @@ paper_experiment <- function(problem, solver = c("dpcd", "dpcd_private", "dpsgd"
 
 # The paper's tuning grid, or a small one (see the comment above
 # paper_experiment()).
-paper_grid <- function(solver = c("dpcd", "dpcd_private", "dpsgd"),
-                       size = c("full", "small")) {
-  solver <- check_choice(solver, c("dpcd", "dpcd_private", "dpsgd"), "solver")
+paper_grid <- function(solver = paper_solver_names, size = c("full", "small")) {
+  solver <- check_choice(solver, paper_solver_names, "solver")
   size <- check_choice(size, c("full", "small"), "size")
   passes <- c(2, 5, 10, 20, 50)
+  # DP-SCD has no step; its threshold bounds a dual update, whose best
+  # values are small (1e-3 on Electricity, 1 on ridge California in
+  # inst/bench/results/2026-11-23-dpscd.md): 78 thresholds in [1e-5, 1e2]
+  # (11 per decade, the spacing of the paper's grid), or one per decade.
+  if (solver == "dpscd") {
+    clip <- if (size == "full") 10^seq(-5, 2, length.out = 78) else 10^(-5:2)
+    return(list(step = 1, clip = clip, passes = passes))
+  }
   if (size == "full") {
     step <- if (solver == "dpsgd") 10^seq(-6, 0, length.out = 10) else
       10^seq(-2, 1, length.out = 10)

@@ -79,6 +79,29 @@ test_that("tuning and the paper experiment return the best settings", {
   expect_dpglmnet_error(paper_grid("newton"), "`solver`")
 })
 
+test_that("DP-SCD runs in the paper experiment on the ridge problems, batch size tuned", {
+  p <- paper_problem("california_ridge")
+  expect_identical(p$alpha, 0)
+  expect_equal(p$lambda, 0.1)
+  expect_equal(p$x, paper_problem("california_balanced")$x)
+  reference <- paper_reference(p, passes = 100)
+  r <- paper_experiment(p, "dpscd", grid = list(step = 1, clip = c(0.01, 1), passes = 2),
+                        tuning_seeds = 1, final_seeds = 2, reference = reference,
+                        batch.size = c(1000, Inf))
+  expect_true(r$batch.size %in% c(1000, nrow(p$x)))
+  expect_true(is.na(r$selection))
+  expect_true(r$clip %in% c(0.01, 1) && r$mean > 0)
+  # tuning covers both batch sizes: 2 points each, plus the final runs
+  expect_equal(attr(r, "solver_passes"), 2 * 2 * 2 + 2 * 2)
+  expect_dpglmnet_error(paper_experiment(paper_problem("california_balanced"), "dpscd",
+                                         reference = 1), "`solver`")
+  g <- paper_grid("dpscd", "full")
+  expect_identical(g$step, 1)
+  expect_equal(range(g$clip), c(1e-5, 1e2))
+  expect_equal(diff(log10(g$clip)), rep(1 / 11, 77))
+  expect_equal(paper_grid("dpscd", "small")$clip, 10^(-5:2))
+})
+
 test_that("paper_grid() is the paper's grid (App. G.1), or a coarse one spanning it", {
   for (solver in c("dpcd", "dpcd_private", "dpsgd")) {
     full <- paper_grid(solver, "full")
