@@ -57,23 +57,25 @@ dpscd_solver <- list(
          steps_per_lambda = setup$steps, row_bound = setup$row_bound,
          sensitivity = dpscd_sensitivity(setup$clip, setup$row_bound),
          noise_sd = noise,
-         coefficient_noise = dpscd_coefficient_noise(noise, lambda, problem$n))
+         coefficient_noise = dpscd_coefficient_noise(noise, lambda, problem$n,
+                                                     setup$steps))
   }
 )
 
 # Minibatch steps per lambda: `passes` epochs of n / batch.size steps.
 dpscd_steps <- function(problem) ceiling(problem$passes * problem$n / problem$batch.size)
 
-# The sd of the noise one step adds to a coefficient, for each lambda of the
-# path (on the working scale, standardized when standardize = TRUE): a step
-# adds N(0, s^2) to every coordinate of v (s = `noise`), and the model is
-# b = v / (lambda n), so b_j gets N(0, (s / (lambda n))^2). (The noise on
-# the batch's dual coordinates reaches b only through later, clipped updates,
-# each at most C ||x_i|| / (lambda n).) Public: s, lambda (public or
-# released) and n.
-dpscd_coefficient_noise <- function(noise, lambda, n) {
+# The sd of the noise the steps of one lambda leave in a coefficient (on the
+# working scale, standardized when standardize = TRUE): a step adds
+# N(0, s^2) to every coordinate of v (s = `noise`) and nothing takes it out
+# again, so after T steps v_j carries N(0, T s^2), and the model is
+# b = v / (lambda n): sd sqrt(T) s / (lambda n). (Unlike DP-CD, whose
+# coordinate updates re-minimize, this noise accumulates.) The noise on the
+# batch's dual coordinates reaches b only through later, clipped updates.
+# Public: s, T, lambda (public or released) and n.
+dpscd_coefficient_noise <- function(noise, lambda, n, steps = 1) {
   if (is.null(lambda)) return(NULL)
-  noise / (lambda * n)
+  sqrt(steps) * noise / (lambda * n)
 }
 
 dpscd_sensitivity <- function(clip, row_bound) 2 * clip * sqrt(1 + row_bound^2)

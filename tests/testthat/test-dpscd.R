@@ -211,15 +211,17 @@ test_that("DP-SCD refuses what it cannot fit, naming the argument", {
   expect_equal(full$privacy$method, "gdp")
 })
 
-test_that("DP-SCD reports the noise a step adds to a coefficient, and warns when it swamps", {
-  # the noise on v reaches the model b = v / (lambda n): sd noise_sd / (lambda n)
+test_that("DP-SCD reports the noise its steps leave in a coefficient, and warns when it swamps", {
+  # the noise on v accumulates over the T steps of a lambda and reaches the
+  # model b = v / (lambda n): sd sqrt(T) noise_sd / (lambda n)
   d <- simulate_gaussian(n = 200, p = 5)
   fit <- suppressWarnings(dpglmnet(d$x, d$y, alpha = 0, intercept = FALSE,
                                    standardize = FALSE, solver = "dpscd", epsilon = 1,
                                    x.bounds = 20, passes = 2, batch.size = 10,
                                    lambda = c(1, 0.1)))
   expect_equal(fit$settings$coefficient_noise,
-               fit$settings$noise_sd / (c(1, 0.1) * 200))
+               sqrt(fit$settings$steps_per_lambda) * fit$settings$noise_sd /
+                 (c(1, 0.1) * 200))
   # 30 records at epsilon 1 (standardized scale): the noise swamps the signal
   set.seed(3)
   x <- matrix(rnorm(90), 30, 3)
@@ -235,14 +237,16 @@ test_that("DP-SCD reports the noise a step adds to a coefficient, and warns when
   swamp <- Filter(function(w) grepl("noise may swamp", conditionMessage(w)), caught)
   expect_length(swamp, 1L)
   expect_s3_class(swamp[[1]], "dpglmnet_warning")
-  # many records and a large budget: no such warning
+  # many records, a large budget and a lambda whose 1 / (lambda n) keeps the
+  # accumulated noise small: no such warning (at lambda = 0.1 the sd is 0.3,
+  # and the coefficients do come out 0.3-0.4 from the optimum: it warns)
   set.seed(4)
   x <- matrix(rnorm(60000), 20000, 3)
   y <- drop(x %*% c(1, -1, 0.5)) + rnorm(20000)
   messages <- character()
   withCallingHandlers(
     dpglmnet(x, y, alpha = 0, intercept = FALSE, standardize = TRUE, solver = "dpscd",
-             epsilon = 10, x.bounds = 3, y.bound = 5, lambda = 0.1, batch.size = 1000),
+             epsilon = 10, x.bounds = 3, y.bound = 5, lambda = 1, batch.size = 1000),
     warning = function(w) {
       messages <<- c(messages, conditionMessage(w))
       invokeRestart("muffleWarning")
