@@ -5,6 +5,8 @@
 # repository R is configured with; pandoc (for the vignettes) through apt.
 set -euo pipefail
 
+# RcppEigen stays in the project's set-up list, though the package no
+# longer links to it (the core uses no Eigen).
 r_packages="Rcpp RcppEigen Matrix glmnet testthat roxygen2 knitr rmarkdown"
 
 missing_r_packages() {
