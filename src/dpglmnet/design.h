@@ -76,7 +76,6 @@ class DenseDesign {
   int rows() const { return n_; }
   int cols() const { return p_; }
   const ColumnTransform& transform() const { return transform_; }
-  static constexpr bool is_sparse = false;
   // The raw (untransformed) column: for kernels that transform in registers.
   const double* raw_column(int j) const {
     return values_ + static_cast<std::size_t>(j) * n_;
@@ -110,7 +109,6 @@ class SparseDesign {
   int rows() const { return n_; }
   int cols() const { return p_; }
   const ColumnTransform& transform() const { return transform_; }
-  static constexpr bool is_sparse = true;
   std::size_t stored_entries() const { return static_cast<std::size_t>(column_start_[p_]); }
 
   template <class F>
