@@ -15,6 +15,7 @@
 
 #include "dpglmnet/design.h"
 #include "dpglmnet/family.h"
+#include "dpglmnet/path.h"
 #include "dpglmnet/random.h"
 
 namespace interface {
@@ -122,6 +123,14 @@ inline dpglmnet::RandomSource make_random_source(const Rcpp::List& s) {
   const std::uint64_t hi = static_cast<std::uint64_t>(seed[0]);
   const std::uint64_t lo = static_cast<std::uint64_t>(seed[1]);
   return dpglmnet::RandomSource((hi << 32) ^ lo, flag(s, "secure"));
+}
+
+// A path as R sees it: list(beta = p x points, a0, last_pass_change).
+inline Rcpp::List path_to_list(const dpglmnet::PathResult& path, int p) {
+  Rcpp::NumericMatrix beta(p, static_cast<int>(path.intercept.size()));
+  std::copy(path.beta.begin(), path.beta.end(), beta.begin());
+  return Rcpp::List::create(Rcpp::Named("beta") = beta, Rcpp::Named("a0") = path.intercept,
+                            Rcpp::Named("last_pass_change") = path.last_pass_change);
 }
 
 // Progress and interrupts after each lambda of a path.

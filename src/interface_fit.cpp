@@ -38,12 +38,9 @@ List fit_path_to_list(Solver& solver, int p, const List& s) {
   NumericVector upper = setting(s, "upper_limits");
   dpglmnet::ElasticNetPenalty penalty{0.0, number(s, "alpha"), penalty_factor.begin(),
                                       lower.begin(), upper.begin()};
-  const dpglmnet::PathResult path = dpglmnet::fit_path(
-      solver, p, lambdas, penalty, progress(integer(s, "trace"), lambdas.size()));
-  NumericMatrix beta(p, static_cast<int>(lambdas.size()));
-  std::copy(path.beta.begin(), path.beta.end(), beta.begin());
-  return List::create(Named("beta") = beta, Named("a0") = path.intercept,
-                      Named("last_pass_change") = path.last_pass_change);
+  return path_to_list(dpglmnet::fit_path(solver, p, lambdas, penalty,
+                                         progress(integer(s, "trace"), lambdas.size())),
+                      p);
 }
 
 dpglmnet::DualSettings dual_settings(const List& s) {

@@ -16,26 +16,16 @@ using namespace interface;
 
 namespace {
 
-// Runs fit_one(l, radius) over the radii and returns list(beta = p x nradius,
-// a0, last_pass_change) from solver.coef() (features, then the intercept)
-// and solver.last_pass_change() (the epsilon = Inf convergence diagnostic).
+// Runs fit_one(l, radius) over the radii (path.h's driver, warm-started)
+// and returns list(beta = p x nradius, a0, last_pass_change).
 template <class Solver, class Fit>
 List radius_path(Solver& solver, int p, const std::vector<double>& radii, int trace,
                  Fit&& fit_one) {
-  const int count = static_cast<int>(radii.size());
-  NumericMatrix beta(p, count);
-  NumericVector a0(count), change(count);
-  auto after = progress(trace, radii.size());
-  for (int l = 0; l < count; ++l) {
-    fit_one(l, radii[l]);
-    const std::vector<double>& coef = solver.coef();
-    std::copy(coef.begin(), coef.begin() + p, beta.begin() + static_cast<R_xlen_t>(l) * p);
-    a0[l] = solver.coordinates() > p ? coef[p] : 0.0;
-    change[l] = solver.last_pass_change();
-    after(l);
-  }
-  return List::create(Named("beta") = beta, Named("a0") = a0,
-                      Named("last_pass_change") = change);
+  return path_to_list(
+      dpglmnet::run_path(solver, p, static_cast<int>(radii.size()),
+                         [&](int l) { fit_one(l, radii[l]); },
+                         progress(trace, radii.size())),
+      p);
 }
 
 }  // namespace

@@ -22,27 +22,40 @@ struct PathResult {
   std::vector<double> last_pass_change;
 };
 
-// after_lambda(l) is called once each lambda is done (progress, interrupts).
-template <class Solver>
-PathResult fit_path(Solver& solver, int p, const std::vector<double>& lambdas,
-                    ElasticNetPenalty penalty,
-                    const std::function<void(int)>& after_lambda) {
-  const int nlambda = static_cast<int>(lambdas.size());
+// Runs fit_one(l) for each of `count` points of a path (lambdas, or the
+// l1 solvers' radii), warm-started, and records the solver's state after
+// each. after_point(l) is called once each point is done (progress,
+// interrupts).
+template <class Solver, class Fit>
+PathResult run_path(Solver& solver, int p, int count, Fit&& fit_one,
+                    const std::function<void(int)>& after_point) {
   PathResult result;
-  result.beta.assign(static_cast<std::size_t>(p) * nlambda, 0.0);
-  result.intercept.assign(nlambda, 0.0);
-  result.last_pass_change.assign(nlambda, 0.0);
-  for (int l = 0; l < nlambda; ++l) {
-    penalty.lambda = lambdas[l];
-    solver.fit(penalty);
+  result.beta.assign(static_cast<std::size_t>(p) * count, 0.0);
+  result.intercept.assign(count, 0.0);
+  result.last_pass_change.assign(count, 0.0);
+  for (int l = 0; l < count; ++l) {
+    fit_one(l);
     const auto& coef = solver.coef();
     std::copy(coef.begin(), coef.begin() + p,
               result.beta.begin() + static_cast<std::size_t>(l) * p);
     if (solver.coordinates() > p) result.intercept[l] = coef[p];
     result.last_pass_change[l] = solver.last_pass_change();
-    if (after_lambda) after_lambda(l);
+    if (after_point) after_point(l);
   }
   return result;
+}
+
+// The elastic-net path: decreasing lambdas, solver.fit(penalty) at each.
+template <class Solver>
+PathResult fit_path(Solver& solver, int p, const std::vector<double>& lambdas,
+                    ElasticNetPenalty penalty,
+                    const std::function<void(int)>& after_lambda) {
+  return run_path(solver, p, static_cast<int>(lambdas.size()),
+                  [&](int l) {
+                    penalty.lambda = lambdas[l];
+                    solver.fit(penalty);
+                  },
+                  after_lambda);
 }
 
 }  // namespace dpglmnet
