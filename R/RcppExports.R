@@ -77,6 +77,10 @@
     .Call(`_dpglmnet_column_quantiles_cpp`, x, settings)
 }
 
+.magnitude_quantiles_cpp <- function(x, y, settings) {
+    .Call(`_dpglmnet_magnitude_quantiles_cpp`, x, y, settings)
+}
+
 .nonfinite_kind_cpp <- function(values) {
     .Call(`_dpglmnet_nonfinite_kind_cpp`, values)
 }

@@ -13,8 +13,11 @@ dpcd_solver <- list(
       coordinates = length(m),
       step = ifelse(m > 0, problem$step / m, 0),
       # Sec. 5.1: C_j = sqrt(M_j / tr M) C, so the clipped gradient has
-      # sensitivity at most 2C in the norm weighted by M^-1 / tr M.
-      clip = if (private) sqrt(m / sum(m)) * problem$clip else rep(Inf, length(m))
+      # sensitivity at most 2C in the norm weighted by M^-1 / tr M; or the
+      # released quantiles of the clipped terms (clip = "quantile", R/scales.R).
+      clip = if (!private) rep(Inf, length(m))
+             else if (!is.null(problem$released_clip)) problem$released_clip
+             else sqrt(m / sum(m)) * problem$clip
     )
   },
   start_release = function(problem) {

@@ -353,7 +353,7 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      batch.size = max(10, round(sqrt(nrow(x)))),
                      selection = c("permutation", "random", "cyclic"),
                      smoothness = NULL, smoothness.budget = 0.1,
-                     standardize.budget = 0.3,
+                     clip.budget = 0.1, standardize.budget = 0.3,
                      x.bounds = NULL, y.bound = NULL,
                      rng = c("seeded", "secure"), trace.it = 0) {
   call <- match.call()
@@ -365,7 +365,8 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
     upper.limits = upper.limits, epsilon = epsilon, delta = delta,
     solver = solver, l1.radius = l1.radius, passes = passes, clip = clip, step = step,
     average = average, batch.size = batch.size, selection = selection, smoothness = smoothness,
-    smoothness.budget = smoothness.budget, standardize.budget = standardize.budget,
+    smoothness.budget = smoothness.budget, clip.budget = clip.budget,
+    standardize.budget = standardize.budget,
     x.bounds = x.bounds, y.bound = y.bound, rng = rng, trace.it = trace.it
   )
   path <- fit_private_path(problem)
@@ -380,8 +381,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                           lambda, intercept, standardize, penalty.factor,
                           lower.limits, upper.limits, epsilon, delta, solver,
                           l1.radius = NULL, passes, clip, step, average, batch.size, selection,
-                          smoothness, smoothness.budget, standardize.budget,
-                          x.bounds, y.bound, rng, trace.it) {
+                          smoothness, smoothness.budget, clip.budget = 0.1,
+                          standardize.budget, x.bounds, y.bound, rng, trace.it) {
   family <- dpglmnet_family(family)
   x <- check_x(x)
   n <- nrow(x)
@@ -430,10 +431,28 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # dpfw clips coordinate-wise: 1 per coordinate directly. DP-SCD: 1, the
   # scale of a dual variable (|a_i| <= 1 for logistic, a residual for
   # standardized ridge).
+  # Unstandardized DP-CD and DP-SGD with public bounds: released quantiles
+  # of the clipped terms (R/scales.R).
+  quantile_clip_possible <- solver %in% c("dpcd", "dpsgd") && !is.null(x.bounds)
   clip <- if (is.null(clip)) {
-    if (solver %in% c("dpfw", "dpfw-vr", "dpscd")) 1 else sqrt(p + intercept)
-  } else
+    if (solver == "dpcd" && quantile_clip_possible && !standardize && is.finite(epsilon))
+      "quantile"
+    else if (solver %in% c("dpfw", "dpfw-vr", "dpscd")) 1 else sqrt(p + intercept)
+  } else if (identical(clip, "quantile")) {
+    if (!quantile_clip_possible) {
+      dpglmnet_abort("clip", paste(
+        "= \"quantile\" needs solver \"dpcd\" or \"dpsgd\" and `x.bounds` (public",
+        "bounds for the search)."))
+    }
+    clip
+  } else {
+    if (!is.numeric(clip) || is.object(clip)) {
+      dpglmnet_abort("clip", "must be a positive number or \"quantile\".")
+    }
     check_numeric(clip, "clip", lower = 0, lower_open = TRUE)
+  }
+  clip.budget <- check_numeric(clip.budget, "clip.budget", 0, 1, lower_open = TRUE,
+                               upper_open = TRUE)
   step <- check_numeric(step, "step", lower = 0, lower_open = TRUE)
   # The l1-ball solvers' `step` multiplies a theory step (nmd) or is unused
   # (dpfw): no divergence threshold applies.
@@ -473,10 +492,20 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   smoothness <- if (solver %in% c(l1_solver_names, "dpscd")) {
     if (standardize) "standardized" else "uniform"
   } else {
-    choose_smoothness(smoothness, p, epsilon, x.bounds, standardize)
+    choose_smoothness(smoothness, p, epsilon, x.bounds, standardize, solver)
   }
   standardize.budget <- check_numeric(standardize.budget, "standardize.budget", 0, 1,
                                       lower_open = TRUE, upper_open = TRUE)
+  shares <- budget_shares(list(
+    epsilon = epsilon, standardization = if (standardize) TRUE, smoothness = smoothness,
+    clip = clip, standardize.budget = standardize.budget,
+    smoothness.budget = smoothness.budget, clip.budget = clip.budget))
+  if (sum(shares) >= 1) {
+    dpglmnet_abort(NULL, sprintf(paste(
+      "`%s` add up to %g: the path needs a share of the budget, so they must",
+      "sum to less than 1."), paste0(names(shares), ".budget", collapse = "`, `"),
+      sum(shares)))
+  }
   rng <- check_choice(rng, c("seeded", "secure"), "rng")
   trace.it <- check_numeric(trace.it, "trace.it", lower = 0)
   schedule <- choose_schedule(nlambda, passes, lambda, solver, epsilon, delta, n, p,
@@ -503,7 +532,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     passes = as.integer(schedule$passes), clip = clip, step = step, average = average,
     batch.size = as.integer(batch.size),
     selection = selection, smoothness = smoothness,
-    smoothness.budget = smoothness.budget, x.bounds = x.bounds,
+    smoothness.budget = smoothness.budget, clip.budget = clip.budget, x.bounds = x.bounds,
     y.bound = y.bound, rng = rng, trace.it = as.integer(trace.it),
     threads = dpglmnet_threads(),
     variable_names = if (is.null(colnames(x))) paste0("V", seq_len(p)) else colnames(x)
@@ -532,7 +561,8 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
   }
   coordinates <- p + intercept
   mu_path <- .gdp_mu_cpp(epsilon, delta) * sqrt(1 - standardize.budget)
-  per_coordinate_clip <- clip / sqrt(coordinates)
+  # (a released clip, "quantile", is taken at the nominal 1 per coordinate)
+  per_coordinate_clip <- if (is.numeric(clip)) clip / sqrt(coordinates) else 1
   releases <- (0.05 * mu_path * n / (2 * per_coordinate_clip))^2
   k <- max(1, floor(releases / coordinates))
   if (!is.null(lambda) || !is.null(nlambda)) {

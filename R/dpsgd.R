@@ -13,7 +13,9 @@ dpsgd_solver <- list(
     list(
       smooth = smooth, beta = beta,
       step_size = if (beta > 0) problem$step / beta else 0,
-      clip = if (is.finite(problem$epsilon)) problem$clip else Inf,
+      clip = if (!is.finite(problem$epsilon)) Inf
+             else if (!is.null(problem$released_clip)) problem$released_clip  # R/scales.R
+             else problem$clip,
       batch = batch, rate = batch / problem$n,
       steps = dpsgd_steps(problem)
     )
@@ -48,7 +50,7 @@ dpsgd_solver <- list(
          steps_per_lambda = setup$steps, smoothness = setup$smooth$source,
          smoothness_values = setup$smooth$coordinates,
          laplace_scale = setup$smooth$laplace_scale, global_smoothness = setup$beta,
-         step_size = setup$step_size, noise_sd = noise,
+         step_size = setup$step_size, clip_threshold = setup$clip, noise_sd = noise,
          # sd of the noise one step adds to each coefficient: gamma sigma / m.
          coefficient_noise = setup$step_size * noise / setup$batch)
   }

@@ -53,8 +53,9 @@ print.summary.dpglmnet <- function(x, ...) {
                 s$solver, s$steps_per_radius, s$step, s$clip))
   } else {
     cat(sprintf(
-      "Solver: %s, %d passes per lambda, step %g, clip %g, %s order%s\n",
-      s$solver, s$passes, s$step, s$clip, s$selection,
+      "Solver: %s, %d passes per lambda, step %g, clip %s%s%s\n",
+      s$solver, s$passes, s$step, clip_text(s),
+      if (is.null(s$selection)) "" else paste0(", ", s$selection, " order"),
       if (isTRUE(s$average)) ", periodic averaging" else ""))
   }
   cat(sprintf("Smoothness constants: %s; noise multiplier z = %.6g\n\n",
@@ -215,3 +216,13 @@ plot.dpglmnet <- function(x, xvar = c("lambda", "norm"), label = FALSE, ...) {
 
 # TRUE for fits whose path parameter is an l1 radius (R/l1.R).
 is_radius_path <- function(object) identical(object$settings$path_parameter, "radius")
+
+# The clipping threshold as summary() prints it: a number, or the released
+# quantiles (clip = "quantile", R/scales.R).
+clip_text <- function(settings) {
+  if (!identical(settings$clip, "quantile")) return(format(settings$clip))
+  released <- if (is.null(settings$coordinate_clip)) settings$clip_threshold
+              else settings$coordinate_clip
+  sprintf("released %g%% quantiles (%s)", 100 * scale_search$level,
+          paste(format(signif(released, 3)), collapse = ", "))
+}

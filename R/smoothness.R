@@ -9,7 +9,8 @@
 # standardized bounds); `standardized` holds the constants that follow from
 # the released standardization moments.
 resolve_smoothness <- function(smoothness, x, curvature, epsilon, budget,
-                               value_bounds, rng, transform, standardized = NULL) {
+                               value_bounds, rng, transform, standardized = NULL,
+                               released = NULL) {
   p <- ncol(x)
   public <- function(source, values) {
     list(source = source, values = values, laplace_epsilon = 0, laplace_scale = NULL)
@@ -23,6 +24,12 @@ resolve_smoothness <- function(smoothness, x, curvature, epsilon, budget,
     bounds = public("bounds", curvature * value_bounds^2),
     exact = public("exact", exact()),
     standardized = public("standardized", standardized),
+    # released by release_scales() (R/scales.R), charged there
+    quantile = {
+      if (is.null(released)) stop("internal error: the quantile smoothness was not released")
+      list(source = if (is.finite(epsilon)) "private (quantile)" else "exact (quantile)",
+           values = released, laplace_epsilon = 0, laplace_scale = NULL)
+    },
     private = {
       if (!is.finite(epsilon)) {
         public("exact", exact())
@@ -53,12 +60,16 @@ smoothness_mechanism <- function(problem) {
 }
 
 # The default source and the checks that tie smoothness to other arguments.
-choose_smoothness <- function(smoothness, p, epsilon, x.bounds, standardize) {
+choose_smoothness <- function(smoothness, p, epsilon, x.bounds, standardize,
+                              solver = "dpcd") {
   if (is.null(smoothness)) {
     # Standardized columns: the constants follow from the released moments.
     if (standardize) return("standardized")
     if (!is.finite(epsilon)) return("exact")
-    if (!is.null(x.bounds)) return("private")
+    # DP-CD: quantile constants (R/scales.R). DP-SGD's one step 1 / tr M
+    # diverged with them on the Table 2 problems (heavy-tailed columns make
+    # the clamped moments underestimate tr M), so it keeps the Laplace ones.
+    if (!is.null(x.bounds)) return(if (solver == "dpcd") "quantile" else "private")
     message("dpglmnet: no `x.bounds` given, so smoothness = \"uniform\": ",
             "every coordinate gets the same step and clipping threshold and ",
             "imbalance across features is not exploited. Give `x.bounds` ",
@@ -69,12 +80,12 @@ choose_smoothness <- function(smoothness, p, epsilon, x.bounds, standardize) {
     return(check_numeric(smoothness, "smoothness", lower = 0, lower_open = TRUE,
                          length = p))
   }
-  smoothness <- check_choice(smoothness, c("private", "bounds", "uniform", "exact",
-                                          "standardized"), "smoothness")
+  smoothness <- check_choice(smoothness, c("quantile", "private", "bounds", "uniform",
+                                          "exact", "standardized"), "smoothness")
   if (smoothness == "standardized" && !standardize) {
     dpglmnet_abort("smoothness", "= \"standardized\" needs standardize = TRUE.")
   }
-  if (smoothness %in% c("private", "bounds") && is.null(x.bounds)) {
+  if (smoothness %in% c("quantile", "private", "bounds") && is.null(x.bounds)) {
     dpglmnet_abort("x.bounds", sprintf(
       "must be given for smoothness = \"%s\" (public bounds on |x_ij|).",
       smoothness))
@@ -82,7 +93,8 @@ choose_smoothness <- function(smoothness, p, epsilon, x.bounds, standardize) {
   if (smoothness == "exact" && is.finite(epsilon)) {
     dpglmnet_abort("smoothness", paste(
       "= \"exact\" reads the data without privacy and is only allowed with",
-      "epsilon = Inf; use \"private\" (with x.bounds), \"bounds\" or \"uniform\"."))
+      "epsilon = Inf; use \"quantile\" or \"private\" (with x.bounds), \"bounds\" or",
+      "\"uniform\"."))
   }
   smoothness
 }
@@ -94,7 +106,8 @@ problem_smoothness <- function(problem) {
   smooth <- resolve_smoothness(problem$smoothness, problem$x, problem$curvature,
                                problem$epsilon, problem$smoothness.budget,
                                problem$value_bounds, problem$rng, problem$transform,
-                               problem$standardized_smoothness)
+                               problem$standardized_smoothness,
+                               problem$released_smoothness)
   smooth$coordinates <- c(smooth$values,
                           if (problem$intercept) problem$curvature)
   smooth

@@ -42,11 +42,12 @@ fit_private_path <- function(problem) {
   mechanisms <- mechanism_table(c(
     standardization_mechanisms(problem, path_releases),
     list(smoothness_mechanism(problem)),
+    scales_mechanisms(problem, path_releases),
     solver_rows))
   z <- calibrate_noise(mechanisms, problem$epsilon, problem$delta)
   ledger <- new_privacy_ledger(mechanisms, z, problem$epsilon, problem$delta,
                                problem$rng)
-  scaled <- standardize_problem(problem, z, path_releases)
+  scaled <- release_scales(standardize_problem(problem, z, path_releases), z, path_releases)
   if (by_radius && is.null(scaled$l1.radius)) scaled$l1.radius <- l1_radius_grid(scaled)
   setup <- solver$setup(scaled)
   noise <- solver$noise(scaled, setup, z)

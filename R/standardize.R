@@ -8,15 +8,15 @@
 # mapped back to the original scale, as glmnet does. Everything below the
 # releases is post-processing.
 
-# The standardization releases take `share` of the calibrated Gaussian
-# privacy (in GDP: of mu^2), split evenly between its groups (quantile
-# counts, moments): group g of K_g releases at noise multiplier f_g z against
-# the R path releases at z has K_g / f_g^2 = s_g R / (1 - share).
-standardization_factors <- function(plan, share, path_releases) {
+# The standardization releases take `standardize.budget` of the calibrated
+# Gaussian privacy (in GDP: of mu^2), split evenly between its groups
+# (quantile counts, moments); see share_factor() (R/scales.R).
+standardization_factors <- function(problem, path_releases) {
+  plan <- problem$standardization
   groups <- c(quantiles = plan$quantile_releases, moments = plan$moment_releases)
   groups <- groups[groups > 0]
-  share_each <- share / length(groups)
-  sqrt(groups * (1 - share) / (share_each * path_releases))
+  share_factor(groups, problem$standardize.budget / length(groups), path_share(problem),
+               path_releases)
 }
 
 # What standardize = TRUE will do for this problem (public): NULL when off.
@@ -42,7 +42,7 @@ standardization_plan <- function(standardize, intercept, family, y.bound, sparse
 standardization_mechanisms <- function(problem, path_releases) {
   plan <- problem$standardization
   if (is.null(plan)) return(list())
-  f <- standardization_factors(plan, problem$standardize.budget, path_releases)
+  f <- standardization_factors(problem, path_releases)
   columns <- problem$p + plan$scale_y
   what <- if (plan$scale_y) "x and y" else "x"
   list(
@@ -109,7 +109,7 @@ standardize_problem <- function(problem, z, path_releases) {
   b <- if (is.null(problem$x.bounds)) rep(Inf, problem$p) else problem$x.bounds
   private <- is.finite(problem$epsilon)
   if (private && !(z > 0)) stop("internal error: a private standardization needs noise")
-  f <- standardization_factors(plan, problem$standardize.budget, path_releases)
+  f <- standardization_factors(problem, path_releases)
   noise_q <- if (private && plan$winsorize) f[["quantiles"]] * z else 0
   noise_m <- if (private) f[["moments"]] * z else 0
   # The noisy-count bisection looks for the 5% of records in each tail; with

@@ -252,6 +252,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// magnitude_quantiles_cpp
+NumericVector magnitude_quantiles_cpp(SEXP x, NumericVector y, List settings);
+RcppExport SEXP _dpglmnet_magnitude_quantiles_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(magnitude_quantiles_cpp(x, y, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
 // nonfinite_kind_cpp
 int nonfinite_kind_cpp(NumericVector values);
 RcppExport SEXP _dpglmnet_nonfinite_kind_cpp(SEXP valuesSEXP) {
@@ -466,6 +479,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_column_moments_cpp", (DL_FUNC) &_dpglmnet_column_moments_cpp, 2},
     {"_dpglmnet_report_noisy_max_cpp", (DL_FUNC) &_dpglmnet_report_noisy_max_cpp, 2},
     {"_dpglmnet_column_quantiles_cpp", (DL_FUNC) &_dpglmnet_column_quantiles_cpp, 2},
+    {"_dpglmnet_magnitude_quantiles_cpp", (DL_FUNC) &_dpglmnet_magnitude_quantiles_cpp, 3},
     {"_dpglmnet_nonfinite_kind_cpp", (DL_FUNC) &_dpglmnet_nonfinite_kind_cpp, 1},
     {"_dpglmnet_minibatches_cpp", (DL_FUNC) &_dpglmnet_minibatches_cpp, 4},
     {"_dpglmnet_simd_isa_cpp", (DL_FUNC) &_dpglmnet_simd_isa_cpp, 0},

@@ -9,6 +9,7 @@
 #include "dpglmnet/dpcd.h"
 #include "dpglmnet/dpscd.h"
 #include "dpglmnet/dpsgd.h"
+#include "dpglmnet/magnitude_quantiles.h"
 #include "dpglmnet/noisy_max.h"
 #include "dpglmnet/path.h"
 #include "dpglmnet/penalty.h"
@@ -209,15 +210,17 @@ List dpscd_step_cpp(SEXP x, NumericVector y, List settings) {
 List column_moments_cpp(SEXP x, List settings) {
   clear_avx_upper_state();
   dpglmnet::RandomSource rng = make_random_source(settings);
-  NumericVector mean_sd = setting(settings, "mean_sd");
+  // mean_sd NULL: second moments only (the means are not released).
+  SEXP mean_sd_setting = setting(settings, "mean_sd");
   NumericVector second_sd = setting(settings, "second_sd");
   return with_design(x, setting(settings, "transform"), [&](const auto& design) -> SEXP {
-    if (mean_sd.size() != design.cols() || second_sd.size() != design.cols())
+    const double* mean_sd = optional_column(mean_sd_setting, design.cols());
+    if (second_sd.size() != design.cols())
       Rcpp::stop("internal error: one noise sd per column is needed");
     SEXP lower = setting(settings, "lower"), upper = setting(settings, "upper"),
          shift = setting(settings, "shift");
     const dpglmnet::ColumnMoments m = dpglmnet::private_column_moments(
-        design, mean_sd.begin(), second_sd.begin(), rng,
+        design, mean_sd, second_sd.begin(), rng,
         optional_column(lower, design.cols()), optional_column(upper, design.cols()),
         optional_column(shift, design.cols()));
     return List::create(Named("mean") = m.mean, Named("second") = m.second);
@@ -259,4 +262,47 @@ List column_quantiles_cpp(SEXP x, List settings) {
                                        upper.begin());
     return List::create(Named("lower") = lower, Named("upper") = upper);
   });
+}
+
+// Private quantiles of per-record magnitudes (magnitude_quantiles.h):
+// `what` = "columns" (|w_i x_ij| per column, and |w_i| for the intercept when
+// `constant_column`) or "rows" (|w_i| ||(x_i, 1)||), with w_i = l'(0, y_i)
+// when `weighted` (the derivative of the loss at the start of the fit), else 1.
+// [[Rcpp::export(.magnitude_quantiles_cpp)]]
+NumericVector magnitude_quantiles_cpp(SEXP x, NumericVector y, List settings) {
+  clear_avx_upper_state();
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  const dpglmnet::QuantileSearch search{number(settings, "level"), number(settings, "range"),
+                                        integer(settings, "steps"),
+                                        number(settings, "count_sd")};
+  const bool constant_column = flag(settings, "constant_column");
+  const bool weighted = flag(settings, "weighted");
+  const std::string what = text(settings, "what");
+  NumericVector upper = setting(settings, "upper");
+  if (!(search.level > 0.0 && search.level < 1.0 && search.range > 1.0 && search.steps >= 1 &&
+        search.count_sd >= 0.0))
+    Rcpp::stop("internal error: invalid quantile search");
+  return with_design_and_loss(
+      x, setting(settings, "transform"), text(settings, "family"),
+      [&](const auto& design, auto loss) -> SEXP {
+        using Loss = decltype(loss);
+        const int n = design.rows(), p = design.cols();
+        if (y.size() != n) Rcpp::stop("internal error: y must have one value per record");
+        std::vector<double> weight;
+        if (weighted) {
+          weight.resize(n);
+          for (int i = 0; i < n; ++i) weight[i] = Loss::derivative(0.0, y[i]);
+        }
+        const double* w = weighted ? weight.data() : nullptr;
+        if (what == "rows") {
+          if (upper.size() != 1) Rcpp::stop("internal error: one upper bound is needed");
+          return NumericVector::create(dpglmnet::private_row_norm_quantile(
+              design, w, constant_column, upper[0], search, rng));
+        }
+        if (what != "columns") Rcpp::stop("internal error: unknown quantile search");
+        if (upper.size() != p + (constant_column ? 1 : 0))
+          Rcpp::stop("internal error: one upper bound per searched column is needed");
+        return wrap(dpglmnet::private_column_magnitude_quantiles(
+            design, w, constant_column, upper.begin(), search, rng));
+      });
 }

@@ -28,7 +28,8 @@ struct ColumnMoments {
 // pass null): sd of the noise mean_sd[j] and second_sd[j] (0: exact, for
 // epsilon = Inf fits only). Values in [lower_j, upper_j] shifted by the
 // midpoint lie in [-w_j, w_j], w_j = (upper_j - lower_j) / 2, so the
-// sensitivities above hold with b_j = w_j.
+// sensitivities above hold with b_j = w_j. mean_sd null: the means are not
+// released (`mean` is left empty), only the second moments.
 template <class Design>
 ColumnMoments private_column_moments(const Design& x, const double* mean_sd,
                                      const double* second_sd, RandomSource& rng,
@@ -36,7 +37,7 @@ ColumnMoments private_column_moments(const Design& x, const double* mean_sd,
                                      const double* upper = nullptr,
                                      const double* shift = nullptr) {
   const int n = x.rows(), p = x.cols();
-  ColumnMoments out{std::vector<double>(p, 0.0), std::vector<double>(p, 0.0)};
+  ColumnMoments out{std::vector<double>(mean_sd ? p : 0, 0.0), std::vector<double>(p, 0.0)};
   for (int j = 0; j < p; ++j) {
     double sum = 0.0, sum_squares = 0.0;
     const double lo = lower ? lower[j] : -std::numeric_limits<double>::infinity();
@@ -47,9 +48,11 @@ ColumnMoments private_column_moments(const Design& x, const double* mean_sd,
       sum += v;
       sum_squares += v * v;
     });
-    out.mean[j] = sum / n;
     out.second[j] = sum_squares / n;
-    if (mean_sd[j] > 0.0) out.mean[j] += mean_sd[j] * rng.gaussian();
+    if (mean_sd) {
+      out.mean[j] = sum / n;
+      if (mean_sd[j] > 0.0) out.mean[j] += mean_sd[j] * rng.gaussian();
+    }
     if (second_sd[j] > 0.0) out.second[j] += second_sd[j] * rng.gaussian();
   }
   return out;

@@ -1,0 +1,168 @@
+# Private scales of a fit: the smoothness constants M_j (DP-CD's steps
+# 1 / M_j, DP-SGD's step 1 / tr M) and the clipping thresholds, released from
+# the data with noise and charged to the ledger, instead of being derived
+# from crude public bounds. They matter most on unstandardized data, where
+# the scales of the columns (and of the per-record gradient terms) span
+# orders of magnitude that no public default can know.
+#
+# Both come from noisy-count bisection for a quantile of per-record
+# magnitudes (src/dpglmnet/magnitude_quantiles.h): a count has replace-one
+# sensitivity 1 whatever the bounds, so a column with crude bounds or heavy
+# tails still gets a useful scale.
+#   smoothness = "quantile": m_j = the 99% quantile of |x_ij|, then the second
+#     moment of x_ij clamped to [-m_j, m_j] (replace-one sensitivity m_j^2 / n),
+#     M_j = curvature * that moment. It is the curvature of the records that
+#     are not clipped (the clipped ones barely move coordinate j).
+#   clip = "quantile": DP-CD's C_j = the 99% quantile of the terms it clips at
+#     its start, |l'(0, y_i) x_ij| (and |l'(0, y_i)| for the intercept);
+#     DP-SGD's C = the 99% quantile of the gradient norms
+#     |l'(0, y_i)| ||(x_i, 1)||.
+# Measured on the four Table 2 problems of Mangold et al. (2022) (the raw and
+# standardized California and Electricity data, inst/bench/defaults.R): with
+# clips at the 99% (or 99.5%) quantile of the per-record terms and these
+# constants, DP-CD's relative error was within a few tens of percent of the
+# same run with the exact constants, and 10-100x below the error of the
+# public default clip; the 95% quantile clipped too much (California
+# standardized: 10x the error) and the largest term (the 100% quantile) let
+# the noise swamp the signal.
+
+# The quantile searched, the search range (a factor below the public bound
+# of the magnitudes) and the bisection steps: 10 halvings of a 10^6 range
+# leave a resolution factor of 1.014. The level is lowered when the count
+# noise is large (search_level()).
+scale_search <- list(level = 0.99, range = 1e6, steps = 10L)
+
+# The level of a search whose counts have noise sd `count_sd`: at most 0.99,
+# and low enough that the (1 - level) n records above the quantile are
+# `tail_noise` count noise sds: far above the quantile every record is
+# counted, and a count of n must not be mistaken for one below the target
+# (one such step sends the bisection to the top of its range, and the noise
+# of DP-CD grows with the clip). Public: from n and the calibrated noise.
+# Measured on the Table 2 problems: 1 or 2 noise sds let some searches
+# overshoot by orders of magnitude (relative errors of 10^2 to 10^5); 3 did
+# not in 20 fits.
+search_level <- function(count_sd, n, tail_noise = 3) {
+  max(0.5, min(scale_search$level, 1 - tail_noise * count_sd / n))
+}
+
+# The shares of the GDP budget (of mu^2) that the fit gives to releases
+# other than the solver's path: private standardization, quantile smoothness
+# constants, quantile clipping thresholds. Named vector; the path gets the
+# rest (check_problem() keeps it positive).
+budget_shares <- function(problem) {
+  finite <- is.finite(problem$epsilon)
+  c(standardize = if (!is.null(problem$standardization)) problem$standardize.budget,
+    smoothness = if (finite && identical(problem$smoothness, "quantile"))
+      problem$smoothness.budget,
+    clip = if (finite && identical(problem$clip, "quantile")) problem$clip.budget)
+}
+
+# The noise multiplier factor f of a group of `releases` Gaussian releases
+# that takes `share` of mu^2 beside a path of `path_releases` releases at
+# noise multiplier z with `path_share`: in GDP each release at f z has
+# mu = 1 / (f z), so releases / f^2 : path_releases = share : path_share.
+share_factor <- function(releases, share, path_share, path_releases) {
+  sqrt(releases * path_share / (share * path_releases))
+}
+
+path_share <- function(problem) 1 - sum(budget_shares(problem))
+
+# The releases of the private scales (public: from p, the intercept and the
+# solver only), each with its noise multiplier factor.
+scales_mechanisms <- function(problem, path_releases) {
+  shares <- budget_shares(problem)
+  rest <- path_share(problem)
+  steps <- scale_search$steps
+  level <- sprintf("%g%%", 100 * scale_search$level)
+  rows <- list()
+  if ("smoothness" %in% names(shares)) {
+    share_each <- shares[["smoothness"]] / 2
+    rows <- c(rows, list(
+      mechanism(sprintf(paste("smoothness: %s quantiles of |x_ij| per column",
+                              "(noisy-count bisection, %d steps)"), level, steps),
+                "gaussian", steps * problem$p, "1 (a count)", calibrated = TRUE,
+                factor = share_factor(steps * problem$p, share_each, rest, path_releases)),
+      mechanism("smoothness: second moments of x clamped to those quantiles", "gaussian",
+                problem$p, "m_j^2 / n (m_j: the released quantile)", calibrated = TRUE,
+                factor = share_factor(problem$p, share_each, rest, path_releases))))
+  }
+  if ("clip" %in% names(shares)) {
+    per_coordinate <- problem$solver == "dpcd"
+    count <- steps * if (per_coordinate) problem$p + problem$intercept else 1
+    rows <- c(rows, list(mechanism(
+      if (per_coordinate) {
+        sprintf(paste("clipping thresholds: %s quantiles of |l'(0, y_i) x_ij| per",
+                      "coordinate (noisy-count bisection, %d steps)"), level, steps)
+      } else {
+        sprintf(paste("clipping threshold: %s quantile of the gradient norms at 0",
+                      "(noisy-count bisection, %d steps)"), level, steps)
+      },
+      "gaussian", count, "1 (a count)", calibrated = TRUE,
+      factor = share_factor(count, shares[["clip"]], rest, path_releases))))
+  }
+  rows
+}
+
+# Releases the private scales at noise level z (0: exact, epsilon = Inf) on
+# the problem as the solver will see it (after any standardization), and
+# returns it with `released_smoothness` and `released_clip` set. Everything
+# after the releases is post-processing.
+release_scales <- function(problem, z, path_releases) {
+  shares <- budget_shares(problem)
+  quantile_smoothness <- identical(problem$smoothness, "quantile")
+  quantile_clip <- identical(problem$clip, "quantile") && is.finite(problem$epsilon)
+  if (!quantile_smoothness && !quantile_clip) return(problem)
+  rest <- path_share(problem)
+  steps <- scale_search$steps
+  search <- function(y, upper, weighted, constant_column, what, factor,
+                     range = scale_search$range) {
+    .magnitude_quantiles_cpp(problem$x, as.double(y), list(
+      transform = problem$transform, family = problem$family, upper = as.double(upper),
+      weighted = weighted, constant_column = constant_column, what = what,
+      level = search_level(factor * z, problem$n), range = range, steps = steps,
+      count_sd = factor * z, seed = draw_seed(), secure = problem$rng == "secure"))
+  }
+  b <- problem$value_bounds
+  if (quantile_smoothness) {
+    private <- is.finite(problem$epsilon)
+    factor <- function(releases) {
+      if (private) share_factor(releases, shares[["smoothness"]] / 2, rest, path_releases)
+      else 0
+    }
+    m <- search(problem$y, b, FALSE, FALSE, "columns", factor(steps * problem$p))
+    second_sd <- factor(problem$p) * z * m^2 / problem$n
+    moments <- .column_moments_cpp(problem$x, list(
+      transform = problem$transform, mean_sd = NULL, second_sd = second_sd,
+      lower = -m, upper = m, shift = NULL, seed = draw_seed(),
+      secure = problem$rng == "secure"))
+    # Post-processing: at most m_j^2, at least twice the noise sd (a smaller
+    # moment cannot be told from noise, and an underestimated M_j makes the
+    # step 1 / M_j overshoot) and a tiny fraction of m_j^2 (M_j > 0).
+    second <- pmax(pmin(moments$second, m^2), 2 * second_sd, 1e-12 * m^2,
+                   .Machine$double.xmin)
+    problem$released_smoothness <- problem$curvature * second
+  }
+  if (quantile_clip) {
+    # A public bound on |l'(0, y_i)|: 1 for binomial, the bound of y as the
+    # solver reads it for gaussian (y clamped to y.bound, then standardized).
+    # Without y.bound, y has no public bound: the search then spans 10^-6 to
+    # 10^6 times the bound of x (12 steps still resolve a factor of 1.014).
+    unbounded <- problem$family == "gaussian" && is.null(problem$y.bound)
+    range <- scale_search$range * if (unbounded) 1e6 else 1
+    derivative_bound <- if (problem$family == "binomial") 1 else if (unbounded) 1e6 else {
+      r <- problem$standardization_result
+      if (is.null(r)) problem$y.bound else (problem$y.bound + abs(r$y_mean)) / r$y_sd
+    }
+    per_coordinate <- problem$solver == "dpcd"
+    count <- steps * if (per_coordinate) problem$p + problem$intercept else 1
+    factor <- share_factor(count, shares[["clip"]], rest, path_releases)
+    problem$released_clip <- if (per_coordinate) {
+      search(problem$y, derivative_bound * c(b, if (problem$intercept) 1),
+             TRUE, problem$intercept, "columns", factor, range)
+    } else {
+      search(problem$y, derivative_bound * sqrt(sum(b^2) + problem$intercept),
+             TRUE, problem$intercept, "rows", factor, range)
+    }
+  }
+  problem
+}
