@@ -247,7 +247,21 @@
 #'   releases, stays at or below 0.05 on the standardized scale: at most 10
 #'   lambdas and 10 passes, fewer when n or epsilon is small (measured on the
 #'   paper's data and generated data of other shapes, `inst/bench/defaults.R`).
-#' @param clip Overall clipping threshold `C > 0`; default
+#' @param clip Overall clipping threshold `C > 0`, or `"quantile"` to
+#'   release the thresholds privately from the data (DP-CD and DP-SGD, with
+#'   `x.bounds`). `"quantile"` is the default of a private DP-CD fit with
+#'   `x.bounds` and `standardize = FALSE`: on unstandardized data the
+#'   per-record gradient terms of the columns differ by orders of magnitude
+#'   that no public constant can know. Coordinate `j` then clips to
+#'   \eqn{C_j}, a private upper quantile (99%, lower when the count noise is
+#'   large; the level is in `$settings$scale_levels`) of the terms
+#'   \eqn{|\ell'(0, y_i) x_{ij}|} it clips at its start (and of
+#'   \eqn{|\ell'(0, y_i)|} for the intercept), found by noisy-count bisection
+#'   on a log scale (replace-one sensitivity 1 per count; `clip.budget`).
+#'   DP-SGD's `"quantile"` is one such quantile of the gradient norms
+#'   \eqn{|\ell'(0, y_i)| \|(x_i, 1)\|}; it is not its default (its noise, the
+#'   same on every coordinate, then follows the largest column and swamped
+#'   the signal on the paper's data). Numeric default
 #'   \eqn{\sqrt{p + 1}} (with an intercept), so 1 per coordinate on the
 #'   standardized scale, where per-record gradient terms are of order 1
 #'   (measured as good as private clipping schemes, and as 0.5 or 2, after
@@ -279,14 +293,28 @@
 #'   for all of them.
 #' @param smoothness Coordinate smoothness constants \eqn{M_j}:
 #'   `"standardized"` (default with `standardize = TRUE`: they follow from
-#'   the released standardization moments, at no extra cost), `"private"`
-#'   (default when `x.bounds` is given and `standardize = FALSE`; Laplace
-#'   mechanism), `"bounds"`
+#'   the released standardization moments, at no extra cost), `"quantile"`
+#'   (DP-CD's default when `x.bounds` is given and `standardize = FALSE`:
+#'   curvature times the second moment of column `j` clamped to
+#'   \eqn{[-m_j, m_j]}, \eqn{m_j} a private upper quantile of
+#'   \eqn{|x_{ij}|} found by noisy-count bisection, the moment released with
+#'   Gaussian noise of replace-one sensitivity \eqn{m_j^2 / n}; a column's
+#'   outliers, which the clip cuts off anyway, do not inflate it), `"private"`
+#'   (DP-SGD's default in that case; the paper's Laplace mechanism on the
+#'   values clamped to `x.bounds`, whose noise grows with the square of the
+#'   crude bounds), `"bounds"`
 #'   (public, from `x.bounds`), `"uniform"` (public; default without bounds),
 #'   `"exact"` (`epsilon = Inf` only), or a numeric vector of public
 #'   constants.
-#' @param smoothness.budget Fraction of `epsilon` spent on private smoothness
-#'   constants (Laplace mechanism; only when `smoothness = "private"`).
+#' @param smoothness.budget The budget of private smoothness constants: with
+#'   `smoothness = "quantile"`, a share of the Gaussian part of the budget
+#'   (of \eqn{\mu^2} in Gaussian DP), half for the quantiles, half for the
+#'   moments; with `"private"`, the fraction of `epsilon` of its Laplace
+#'   releases.
+#' @param clip.budget With `clip = "quantile"`, the share of the Gaussian
+#'   part of the budget (of \eqn{\mu^2}) spent on the clipping thresholds. The
+#'   shares of `standardize.budget`, `smoothness.budget` (`"quantile"`) and
+#'   `clip.budget` in use must add up to less than 1: the path gets the rest.
 #' @param standardize.budget Share of the Gaussian part of the budget (of
 #'   \eqn{\mu^2} in Gaussian DP) spent on the standardization releases.
 #' @param x.bounds Public bounds on \eqn{|x_{ij}|}: one value or one per

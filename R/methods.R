@@ -223,6 +223,6 @@ clip_text <- function(settings) {
   if (!identical(settings$clip, "quantile")) return(format(settings$clip))
   released <- if (is.null(settings$coordinate_clip)) settings$clip_threshold
               else settings$coordinate_clip
-  sprintf("released %g%% quantiles (%s)", 100 * scale_search$level,
+  sprintf("released %.3g%% quantiles (%s)", 100 * settings$scale_levels[["clip"]],
           paste(format(signif(released, 3)), collapse = ", "))
 }

@@ -73,7 +73,8 @@ scales_mechanisms <- function(problem, path_releases) {
   shares <- budget_shares(problem)
   rest <- path_share(problem)
   steps <- scale_search$steps
-  level <- sprintf("%g%%", 100 * scale_search$level)
+  # the level is public but set after calibration (search_level())
+  level <- sprintf("upper (<= %g%%)", 100 * scale_search$level)
   rows <- list()
   if ("smoothness" %in% names(shares)) {
     share_each <- shares[["smoothness"]] / 2
@@ -114,12 +115,23 @@ release_scales <- function(problem, z, path_releases) {
   if (!quantile_smoothness && !quantile_clip) return(problem)
   rest <- path_share(problem)
   steps <- scale_search$steps
+  levels <- list()
   search <- function(y, upper, weighted, constant_column, what, factor,
-                     range = scale_search$range) {
+                     range = scale_search$range, what_for = "clip") {
+    level <- search_level(factor * z, problem$n)
+    levels[[what_for]] <<- level
+    if (level < 0.9) {
+      dpglmnet_warn(sprintf(paste(
+        "with %d records at epsilon = %s the private scales are noisy: the",
+        "quantile searches target the %.0f%% level (count noise sd %.0f), so",
+        "clipping thresholds and steps may be far from useful. More records, a",
+        "larger epsilon, or standardize = TRUE help."), problem$n,
+        format(problem$epsilon), 100 * level, factor * z))
+    }
     .magnitude_quantiles_cpp(problem$x, as.double(y), list(
       transform = problem$transform, family = problem$family, upper = as.double(upper),
       weighted = weighted, constant_column = constant_column, what = what,
-      level = search_level(factor * z, problem$n), range = range, steps = steps,
+      level = level, range = range, steps = steps,
       count_sd = factor * z, seed = draw_seed(), secure = problem$rng == "secure"))
   }
   b <- problem$value_bounds
@@ -129,7 +141,8 @@ release_scales <- function(problem, z, path_releases) {
       if (private) share_factor(releases, shares[["smoothness"]] / 2, rest, path_releases)
       else 0
     }
-    m <- search(problem$y, b, FALSE, FALSE, "columns", factor(steps * problem$p))
+    m <- search(problem$y, b, FALSE, FALSE, "columns", factor(steps * problem$p),
+                what_for = "smoothness")
     second_sd <- factor(problem$p) * z * m^2 / problem$n
     moments <- .column_moments_cpp(problem$x, list(
       transform = problem$transform, mean_sd = NULL, second_sd = second_sd,
@@ -164,5 +177,7 @@ release_scales <- function(problem, z, path_releases) {
              TRUE, problem$intercept, "rows", factor, range)
     }
   }
+  # the levels searched (public: from n and the calibrated noise)
+  problem$scale_levels <- unlist(levels)
   problem
 }

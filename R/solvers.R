@@ -77,6 +77,7 @@ fit_private_path <- function(problem) {
          },
          standardize = !is.null(problem$standardization),
          standardization = scaled$standardization_result,
+         scale_levels = scaled$scale_levels,
          penalty.factor = problem$penalty.factor,
          lower.limits = problem$lower.limits, upper.limits = problem$upper.limits,
          x.bounds = problem$x.bounds, y.bound = problem$y.bound,

@@ -1,7 +1,10 @@
 test_that("the ledger total equals a hand computation", {
   d <- simulate_gaussian(n = 400, p = 4)
+  # the Laplace smoothness constants and a public clip (the unstandardized
+  # defaults are quantile scales: test-scales.R)
   fit <- dpglmnet(d$x, d$y, epsilon = 2, delta = 1e-6, nlambda = 3,
-                  passes = 5, x.bounds = 10, y.bound = 20, standardize = FALSE)
+                  passes = 5, x.bounds = 10, y.bound = 20, standardize = FALSE,
+                  smoothness = "private", clip = sqrt(5))
   led <- fit$privacy
   p <- 4
   releases_path <- 3 * 5 * (p + 1)  # lambdas x passes x (features + intercept)
@@ -33,7 +36,7 @@ test_that("public inputs are not charged", {
   expect_lte(fit$privacy$epsilon, 1)
   fit2 <- dpglmnet(d$x, d$y, lambda = 0.1, epsilon = 1, smoothness = "bounds",
                    x.bounds = c(4, 20, 4), intercept = FALSE,
-                   standardize = FALSE)
+                   standardize = FALSE, clip = 1)
   expect_equal(fit2$settings$smoothness_values, c(16, 400, 16))
   expect_equal(fit2$privacy$mechanisms$count, 10 * 3)
 })
@@ -41,7 +44,7 @@ test_that("public inputs are not charged", {
 test_that("noise and clipping follow the calibration", {
   d <- simulate_binomial(n = 500, p = 4)
   fit <- dpglmnet(d$x, d$y, family = "binomial", epsilon = 1, x.bounds = 3,
-                  standardize = FALSE,
+                  standardize = FALSE, smoothness = "private",
                   clip = 2, step = 0.5)
   s <- fit$settings
   m <- s$smoothness_values

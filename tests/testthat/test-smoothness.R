@@ -4,7 +4,7 @@ test_that("private smoothness constants are close to the exact ones", {
   x <- cbind(rnorm(n), 10 * rnorm(n), runif(n))
   y <- rnorm(n)
   fit <- dpglmnet(x, y, epsilon = 1, x.bounds = c(5, 50, 1), lambda = 0.1,
-                  standardize = FALSE,
+                  standardize = FALSE, smoothness = "private",
                   passes = 1)
   exact <- colMeans(pmin(x^2, matrix(c(25, 2500, 1), n, 3, byrow = TRUE)))
   m <- fit$settings$smoothness_values[1:3]
@@ -22,7 +22,7 @@ test_that("smoothness sources: exact for epsilon = Inf, clamped private values",
   expect_equal(fit$settings$smoothness_values[1:3], colMeans(d$x^2))
   # tiny n: private estimates stay inside [min(scale, bound), bound]
   fit2 <- dpglmnet(d$x[1:10, ], d$y[1:10], epsilon = 0.1, x.bounds = 2,
-                   standardize = FALSE,
+                   standardize = FALSE, smoothness = "private",
                    lambda = 0.1, passes = 1)
   m <- fit2$settings$smoothness_values[1:3]
   expect_true(all(m > 0 & m <= 4))
