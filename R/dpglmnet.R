@@ -381,7 +381,7 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      batch.size = max(10, round(sqrt(nrow(x)))),
                      selection = c("permutation", "random", "cyclic"),
                      smoothness = NULL, smoothness.budget = 0.1,
-                     clip.budget = 0.1, standardize.budget = 0.3,
+                     clip.budget = 0.2, standardize.budget = 0.3,
                      x.bounds = NULL, y.bound = NULL,
                      rng = c("seeded", "secure"), trace.it = 0) {
   call <- match.call()
@@ -409,7 +409,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                           lambda, intercept, standardize, penalty.factor,
                           lower.limits, upper.limits, epsilon, delta, solver,
                           l1.radius = NULL, passes, clip, step, average, batch.size, selection,
-                          smoothness, smoothness.budget, clip.budget = 0.1,
+                          smoothness, smoothness.budget, clip.budget = 0.2,
                           standardize.budget, x.bounds, y.bound, rng, trace.it) {
   family <- dpglmnet_family(family)
   x <- check_x(x)
