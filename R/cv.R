@@ -4,22 +4,26 @@
 #' training part and a validation part; fits the private path of
 #' [dpglmnet()] on the training part; and chooses lambda on the validation
 #' part with the exponential mechanism (report-noisy-max with Gumbel noise)
-#' on a bounded per-record validation loss.
+#' on a bounded per-record validation loss. With `refit = TRUE` it then fits
+#' [dpglmnet()] once more, on all the records at the chosen lambda, with its
+#' own share of the budget.
 #'
 #' @section Privacy:
 #' A record is in one part only and the split does not depend on the data,
 #' so the two releases compose in parallel: replacing one record changes
-#' either the path (which spends at most `epsilon`, `delta`) or the choice
-#' (which is `epsilon`-DP), never both. The total is the larger of the two,
-#' not their sum: the ledger (`$privacy`) lists both with their `part` and
-#' computes the maximum. (Parallel composition also holds when, as here, the
-#' choice uses the released path.)
+#' either the path (which, without a refit, spends at most `epsilon`,
+#' `delta`) or the choice (which is then `epsilon`-DP), never both. The
+#' total is the larger of the two, not their sum: the ledger (`$privacy`)
+#' lists both with their `part` and computes the maximum. (Parallel
+#' composition also holds when, as here, the choice uses the released
+#' path.)
 #'
 #' The choice maximises \eqn{-\sum_{i \in V} \min(\ell_i(\lambda), B)} plus
-#' Gumbel noise of scale \eqn{2B/\epsilon}: replacing one validation record
-#' changes each summed loss by at most \eqn{B}, its replace-one sensitivity,
-#' so the choice is \eqn{\epsilon}-DP (McSherry & Talwar 2007). No
-#' validation curve is returned: releasing one would cost more budget, and
+#' Gumbel noise of scale \eqn{2B/\epsilon_c}: replacing one validation
+#' record changes each summed loss by at most \eqn{B}, its replace-one
+#' sensitivity, so the choice is \eqn{\epsilon_c}-DP (McSherry & Talwar
+#' 2007), with \eqn{\epsilon_c} = `epsilon` without a refit. No validation
+#' curve is returned: releasing one would cost more budget, and
 #' `lambda.1se` (which needs the curve's standard errors) is not offered.
 #'
 #' The split is drawn from R's random number generator, as the seeds of the
@@ -32,11 +36,52 @@
 #' about \eqn{\sqrt{K-1}} times more noise (in GDP, \eqn{\mu} adds in
 #' squares over the K - 1 paths that read a record) for the same budget.
 #'
+#' @section The refit and its cost:
+#' The refit reads every record, so nothing runs in parallel with it: a
+#' training record is read by the path and then the refit, a validation
+#' record by the choice and then the refit, and each pair composes
+#' sequentially (adaptively: the refit's lambda is the released choice).
+#' The ledger marks the refit's releases (its own ledger's rows, named
+#' `"refit on all records: ..."`, including any private standardization
+#' and smoothness constants it releases) as part 0, read by every record;
+#' the total is the larger of refit + path (part 1) and refit + choice
+#' (part 2), each composed by the accountant of [dpglmnet()]: exactly in
+#' Gaussian DP for the full-batch Gaussian releases, in Renyi DP or by basic
+#' composition with the subsampled and pure-DP ones. That total is at most
+#' the `epsilon` you give, at `delta`; the refit is paid for by the path and
+#' the choice:
+#' * with \eqn{\mu} = `gdp_mu(epsilon, delta)`, the refit is fitted to the
+#'   target `gdp_epsilon(sqrt(refit.budget) * mu, delta)`: the share
+#'   `refit.budget` of \eqn{\mu^2}, within which [dpglmnet()] calibrates it
+#'   as usual (standardization, smoothness, passes at its one lambda);
+#' * the path gets the largest target for which refit + path spends at
+#'   most `epsilon` (found numerically from the ledgers the two fits will
+#'   keep, which depend on public inputs only). When all their releases are
+#'   Gaussian, as for DP-CD with `standardize = TRUE` (the default with
+#'   `x.bounds`), that is exactly the remaining share `1 - refit.budget` of
+#'   \eqn{\mu^2}: the path's noise multiplier grows by a factor
+#'   `1 / sqrt(1 - refit.budget)`, or the automatic schedule affords fewer
+#'   lambdas and passes;
+#' * the choice gets the smallest noise for which refit + choice spends at
+#'   most `epsilon`. A pure-DP choice after a Gaussian refit composes by
+#'   basic composition, so \eqn{\epsilon_c} is about `epsilon` minus the
+#'   refit's epsilon: at `epsilon = 1`, \eqn{\delta = 1/n^2} with
+#'   \eqn{n \approx 16000} and `refit.budget = 0.5`, refit 0.70, path 0.70
+#'   (the two together 1 in GDP), choice 0.30.
+#'
+#' Whether this helps depends on the data. On California (the paper's
+#' data, 80% of it for fitting, `epsilon = 1`, the defaults of
+#' `inst/bench/defaults.R`), it did not: held-out MSE 0.504 with the refit
+#' against 0.499 without (10 seeds; 0.514 with `refit.budget` 0.25 or
+#' 0.75). Run `Rscript inst/bench/defaults.R --refit` for your shapes of
+#' data.
+#'
 #' @param x,y As in [dpglmnet()].
-#' @param ... Further arguments of [dpglmnet()] (`family`, `alpha`,
-#'   `x.bounds`, `y.bound`, `nlambda`, ...), used for the path.
-#' @param epsilon,delta The budget of the whole procedure; `delta` defaults
-#'   to \eqn{1/n^2} for the n records of `x`.
+#' @param ... Further (named) arguments of [dpglmnet()] (`family`, `alpha`,
+#'   `x.bounds`, `y.bound`, `nlambda`, ...), used for the path and the refit.
+#' @param epsilon,delta The budget of the whole procedure (split, path,
+#'   choice and refit); `delta` defaults to \eqn{1/n^2} for the n records of
+#'   `x`.
 #' @param type.measure The validation loss: `"mse"` (gaussian: squared
 #'   residual), `"deviance"` (binomial: \eqn{-2} log-likelihood of the record,
 #'   the default) or `"class"` (binomial: misclassification).
@@ -47,12 +92,23 @@
 #'   path standardized y, i.e. `y.bound` was given), else `y.bound^2`;
 #'   binomial deviance \eqn{2\log 20} (a predicted probability of 0.05 for the
 #'   observed class); class 1.
+#' @param refit `TRUE` to fit [dpglmnet()] again, on all the records, at the
+#'   chosen lambda (`lambda.min`, an l1 radius for the l1-ball solvers), with
+#'   the same `...` (family, bounds, solver, `standardize`, passes) and its
+#'   own private standardization; `coef()` and `predict()` at
+#'   `s = "lambda.min"` then use it. Its releases are charged to the same
+#'   budget (see Section The refit and its cost). Default `FALSE`.
+#' @param refit.budget With `refit = TRUE`, the refit's share of the budget,
+#'   in (0, 1): its fraction of \eqn{\mu^2} in Gaussian DP (see Section The
+#'   refit and its cost). Default 0.5.
 #' @param rng As in [dpglmnet()]: the source of the selection's noise.
 #' @return An object of class `"cv.dpglmnet"`: `lambda`, `lambda.min` (the
 #'   privately chosen lambda), `index` (its position), `dpglmnet.fit` (the
 #'   path, fitted on the training part), `nzero`, `name` (the loss),
 #'   `validation` (indices of the validation records: drawn independently
 #'   of the data), `loss.bound`, `selection.scale` (the Gumbel scale),
+#'   `refit` (with `refit = TRUE`: the `"dpglmnet"` fit on all records at
+#'   `lambda.min`; else `NULL`), `refit.budget` (`NULL` without a refit),
 #'   `privacy` (the ledger of the whole procedure) and `call`.
 #' @examples
 #' set.seed(1)
@@ -62,13 +118,25 @@
 #' cvfit <- cv.dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8)
 #' cvfit
 #' coef(cvfit, s = "lambda.min")
+#' # a refit on all records at the chosen lambda, with half of mu^2 (more
+#' # records, so that the path's share still affords several lambdas)
+#' n <- 20000
+#' x <- matrix(rnorm(n * p), n, p)
+#' y <- drop(x %*% c(1, -1, 0, 0, 0.5)) + rnorm(n)
+#' cvrefit <- cv.dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8,
+#'                        refit = TRUE)
+#' cvrefit
+#' cvrefit$privacy$mechanisms[, c("mechanism", "count", "part")]
+#' coef(cvrefit, s = "lambda.min")  # the refit's coefficients
 #' @export
 cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
                         type.measure = c("default", "mse", "deviance", "class"),
                         validation.fraction = 0.2, loss.bound = NULL,
+                        refit = FALSE, refit.budget = 0.5,
                         rng = c("seeded", "secure")) {
   call <- match.call()
   arguments <- list(...)
+  check_path_arguments(arguments)
   if (!is.null(arguments$lambda) && length(arguments$lambda) < 2L) {
     dpglmnet_abort("lambda", "must have at least two values to choose from.")
   }
@@ -100,6 +168,9 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   if (!is.null(loss.bound)) {
     loss.bound <- check_numeric(loss.bound, "loss.bound", lower = 0, lower_open = TRUE)
   }
+  check_flag(refit, "refit")
+  refit.budget <- check_numeric(refit.budget, "refit.budget", 0, 1,
+                                lower_open = TRUE, upper_open = TRUE)
   rng <- check_choice(rng, c("seeded", "secure"), "rng")
   if (family$name == "gaussian" && is.null(loss.bound) && is.null(arguments$y.bound)) {
     dpglmnet_abort("loss.bound", paste(
@@ -109,48 +180,251 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
 
   # The split: drawn from R's RNG, independently of the data.
   validation <- sort(sample.int(n, held_out))
-  fit <- do.call(dpglmnet, c(list(x = x[-validation, , drop = FALSE],
-                                  y = subset_response(y, -validation),
-                                  epsilon = epsilon, delta = delta, rng = rng),
-                             arguments))
+  x_train <- x[-validation, , drop = FALSE]
+  y_train <- subset_response(y, -validation)
+  # The budget of each release (public: from n, p and the arguments only).
+  budget <- if (refit) {
+    refit_budget(x, y, x_train, y_train, arguments, epsilon, delta, refit.budget, rng)
+  } else {
+    list(path = epsilon, choice_multiplier = pure_multiplier(epsilon))
+  }
+  fit <- call_dpglmnet(x_train, y_train, c(arguments, list(
+    epsilon = budget$path, delta = delta, rng = rng)))
   if (is.null(loss.bound)) {
     loss.bound <- default_loss_bound(type.measure, fit, arguments$y.bound)
   }
-  if (length(fit$lambda) < 2L) {
+  chosen <- if (length(fit$lambda) < 2L) {
     dpglmnet_warn(paste(
       "the budget affords a single lambda on this data (see `nlambda` in",
       "?dpglmnet): nothing to choose; the validation part is unused."))
-    return(structure(list(
-      lambda = fit$lambda, lambda.min = fit$lambda,
-      index = matrix(1L, dimnames = list("min", "Lambda")), dpglmnet.fit = fit,
-      nzero = stats::setNames(fit$df, names(fit$a0)), name = type.measure,
-      type.measure = type.measure, validation = validation, loss.bound = NA_real_,
-      selection.scale = NA_real_, privacy = fit$privacy, call = call),
-      class = "cv.dpglmnet"))
+    loss.bound <- NA_real_
+    list(index = 1L, scale = NA_real_, row = NULL)
+  } else {
+    link <- predict(fit, x[validation, , drop = FALSE], type = "link")
+    loss <- pmin(validation_loss(type.measure, family, link, response$y[validation]),
+                 loss.bound)
+    # A non-finite loss (a diverged path) counts as the bound: every record's
+    # contribution stays in [0, B], the sensitivity the noise is calibrated to.
+    loss[!is.finite(loss)] <- loss.bound
+    utility <- -colSums(loss)
+    # Gumbel scale b B: the exponential mechanism for utilities of
+    # replace-one sensitivity B is (2 / b)-DP; b = 2 / epsilon without a
+    # refit.
+    scale <- if (is.finite(epsilon)) budget$choice_multiplier * loss.bound else 0
+    index <- .report_noisy_max_cpp(utility, list(scale = scale, draws = 1L,
+                                                 seed = draw_seed(),
+                                                 secure = rng == "secure"))
+    list(index = index, scale = scale,
+         row = choice_mechanism(loss.bound, if (is.finite(epsilon)) budget$choice_multiplier
+                                            else 0))
   }
-  link <- predict(fit, x[validation, , drop = FALSE], type = "link")
-  loss <- pmin(validation_loss(type.measure, family, link, response$y[validation]),
-               loss.bound)
-  # A non-finite loss (a diverged path) counts as the bound: every record's
-  # contribution stays in [0, B], the sensitivity the noise is calibrated to.
-  loss[!is.finite(loss)] <- loss.bound
-  utility <- -colSums(loss)
-  # Gumbel scale 2B / epsilon: the exponential mechanism for utilities of
-  # replace-one sensitivity B.
-  scale <- if (is.finite(epsilon)) 2 * loss.bound / epsilon else 0
-  index <- .report_noisy_max_cpp(utility, list(scale = scale, draws = 1L,
-                                               seed = draw_seed(),
-                                               secure = rng == "secure"))
-  privacy <- split_ledger(fit$privacy, scale, loss.bound, epsilon, delta, rng)
+  lambda.min <- fit$lambda[chosen$index]
+  refit_fit <- if (refit) {
+    call_dpglmnet(x, y, c(refit_arguments(arguments, lambda.min, fit),
+                          list(epsilon = budget$refit, delta = delta, rng = rng)))
+  }
+  # The path reads the training part (part 1), the choice the validation
+  # part (part 2), the refit every record (part 0). With nothing chosen the
+  # validation part is unused and the path is marked as reading everything.
+  privacy <- new_privacy_ledger(mechanism_table(c(
+    ledger_rows(fit$privacy, if (is.null(chosen$row)) 0L else 1L),
+    list(chosen$row),
+    if (refit) ledger_rows(refit_fit$privacy, 0L, "refit on all records: "))),
+    0, epsilon, delta, rng)
+  if (privacy$epsilon > epsilon) {
+    stop(sprintf(paste("internal error: the procedure's ledger spends epsilon = %s,",
+                       "above the target %s; nothing is returned."),
+                 format(privacy$epsilon, digits = 12), format(epsilon)), call. = FALSE)
+  }
   structure(list(
-    lambda = fit$lambda, lambda.min = fit$lambda[index],
-    index = matrix(index, dimnames = list("min", "Lambda")),
+    lambda = fit$lambda, lambda.min = lambda.min,
+    index = matrix(chosen$index, dimnames = list("min", "Lambda")),
     dpglmnet.fit = fit, nzero = stats::setNames(fit$df, names(fit$a0)),
     name = c(mse = "Mean-Squared Error", deviance = "Binomial Deviance",
              class = "Misclassification Error")[[type.measure]],
     type.measure = type.measure, validation = validation, loss.bound = loss.bound,
-    selection.scale = scale, privacy = privacy, call = call
+    selection.scale = chosen$scale, refit = refit_fit,
+    refit.budget = if (refit) refit.budget, privacy = privacy, call = call
   ), class = "cv.dpglmnet")
+}
+
+# The arguments in `...` go to dpglmnet(): named, and its own (not x, y or
+# what cv.dpglmnet() sets itself).
+check_path_arguments <- function(arguments) {
+  if (!length(arguments)) return(invisible())
+  given <- names(arguments)
+  if (is.null(given) || any(!nzchar(given))) {
+    dpglmnet_abort("...", "must hold named arguments of dpglmnet().")
+  }
+  allowed <- setdiff(names(formals(dpglmnet)), c("x", "y", "epsilon", "delta", "rng"))
+  unknown <- setdiff(given, allowed)
+  if (length(unknown)) {
+    dpglmnet_abort(unknown[1L], "is not an argument of dpglmnet() that cv.dpglmnet() passes on.")
+  }
+  invisible()
+}
+
+# dpglmnet(x, y, <arguments>) with x and y passed by name, so the fit's
+# `call` names them instead of holding the records themselves (a call built
+# by do.call() would carry the data inside the returned object).
+call_dpglmnet <- function(x, y, arguments) {
+  eval(as.call(c(list(quote(dpglmnet), x = quote(x), y = quote(y)), arguments)))
+}
+
+# The refit's arguments: those of the path, with the chosen lambda (the
+# chosen radius for the l1-ball solvers) and the path's standardize setting.
+refit_arguments <- function(arguments, lambda.min, path) {
+  arguments$lambda <- NULL
+  arguments$nlambda <- NULL
+  arguments$l1.radius <- NULL
+  arguments$standardize <- path$settings$standardize
+  arguments[[if (is_radius_path(path)) "l1.radius" else "lambda"]] <- lambda.min
+  arguments
+}
+
+# The noise multiplier b of report-noisy-max that spends epsilon (2 / b),
+# rounded up so that the ledger's 2 / b is never above epsilon.
+pure_multiplier <- function(epsilon) {
+  if (!is.finite(epsilon)) return(0)
+  b <- 2 / epsilon
+  while (2 / b > epsilon) b <- b * (1 + .Machine$double.eps)
+  b
+}
+
+# The report-noisy-max row of the ledger, on the validation part (part 2).
+choice_mechanism <- function(loss.bound, multiplier, calibrated = FALSE) {
+  mechanism("choice of lambda: report-noisy-max of clipped validation losses",
+            "exponential", 1, sprintf("B = %s (summed clipped loss)",
+                                      format(signif(loss.bound, 4))),
+            noise_multiplier = multiplier, calibrated = calibrated, part = 2L)
+}
+
+# The rows of a fit's ledger as rows of the procedure's ledger: at the noise
+# they ran with (no longer calibrated), reading part `part` (0: every
+# record, 1: the training part), their names prefixed.
+ledger_rows <- function(ledger, part, prefix = "") {
+  rows <- ledger$mechanisms[, names(mechanism("", "gaussian", 0, ""))]
+  rows$calibrated <- FALSE
+  rows$part <- as.integer(part)
+  rows$mechanism <- paste0(prefix, rows$mechanism)
+  lapply(seq_len(nrow(rows)), function(k) as.list(rows[k, ]))
+}
+
+# The budget of each release with a refit (see the Privacy section of
+# ?cv.dpglmnet): the targets the refit and the path are fitted to and the
+# choice's noise multiplier, such that max(refit + path, refit + choice) is
+# at most epsilon at delta. Everything here depends on public inputs only:
+# the ledgers a fit will have follow from n, p and the arguments.
+refit_budget <- function(x, y, x_train, y_train, arguments, epsilon, delta,
+                         refit.budget, rng) {
+  if (!is.finite(epsilon)) {
+    return(list(refit = Inf, path = Inf, choice_multiplier = 0))
+  }
+  with_budget <- function(arguments, e) c(arguments, list(epsilon = e, delta = delta, rng = rng))
+  path_plan <- planned_problem(x_train, y_train, with_budget(arguments, epsilon))
+  plan_refit <- list(settings = list(
+    standardize = !is.null(path_plan$standardization),
+    path_parameter = if (path_plan$solver %in% l1_solver_names) "radius" else "lambda"))
+  mu <- .gdp_mu_cpp(epsilon, delta)
+  refit_epsilon <- .gdp_epsilon_cpp(sqrt(refit.budget) * mu, delta)
+  # The refit's ledger does not depend on the value of its lambda: 1 stands
+  # in for the choice.
+  refit_rows <- ledger_rows(planned_ledger(planned_problem(
+    x, y, with_budget(refit_arguments(arguments, 1, plan_refit), refit_epsilon))), 0L)
+  total_with_path <- function(e) {
+    path <- planned_ledger(planned_problem(x_train, y_train, with_budget(arguments, e)))
+    new_privacy_ledger(mechanism_table(c(refit_rows, ledger_rows(path, 1L))), 0,
+                       epsilon, delta, rng)$epsilon
+  }
+  # Start at the remaining share of mu^2 (a hair below, so that rounding in
+  # the two calibrations cannot tip it over): exact when all is Gaussian.
+  start <- .gdp_epsilon_cpp(sqrt(1 - refit.budget) * mu * (1 - 1e-7), delta)
+  path_epsilon <- largest_admissible(total_with_path, start, epsilon)
+  # The choice: the smallest noise for which refit + choice spends epsilon.
+  choice_multiplier <- calibrate_noise(mechanism_table(c(
+    refit_rows, list(choice_mechanism(NA_real_, NA_real_, calibrated = TRUE)))),
+    epsilon, delta)
+  list(refit = refit_epsilon, path = path_epsilon, choice_multiplier = choice_multiplier)
+}
+
+# The largest e in (0, upper] with total(e) <= upper, total increasing in
+# e: regula falsi in log e (Illinois), from `start`, keeping an admissible
+# lower end; it stops when total(e) is within `tolerance` (relative) of
+# upper, or the bracket is that narrow, and returns the admissible end.
+# (Each evaluation plans a fit and calibrates it, so few evaluations
+# matter: bisection took about 20, this 3 to 6.)
+largest_admissible <- function(total, start, upper, tolerance = 1e-6) {
+  excess <- function(e) total(e) - upper
+  hi <- upper
+  excess_hi <- excess(hi)
+  if (excess_hi <= 0) return(upper)
+  lo <- min(start, upper)
+  excess_lo <- excess(lo)
+  halvings <- 0L
+  while (excess_lo > 0) {
+    halvings <- halvings + 1L
+    if (halvings > 200L) {
+      dpglmnet_abort("refit.budget", "leaves no budget for the path: lower it.")
+    }
+    hi <- lo
+    excess_hi <- excess_lo
+    lo <- lo / 2
+    excess_lo <- excess(lo)
+  }
+  kept <- 0L
+  for (iteration in seq_len(100L)) {
+    if (excess_lo >= -tolerance * upper || hi / lo - 1 <= tolerance) break
+    fraction <- excess_lo / (excess_lo - excess_hi)
+    mid <- exp(log(lo) + fraction * (log(hi) - log(lo)))
+    mid <- min(max(mid, lo * (1 + tolerance / 4)), hi / (1 + tolerance / 4))
+    value <- excess(mid)
+    if (value <= 0) {
+      lo <- mid
+      excess_lo <- value
+      if (kept == 1L) excess_hi <- excess_hi / 2  # hi kept twice: Illinois
+      kept <- 1L
+    } else {
+      hi <- mid
+      excess_hi <- value
+      if (kept == -1L) excess_lo <- excess_lo / 2
+      kept <- -1L
+    }
+  }
+  lo
+}
+
+# The checked problem dpglmnet(x, y, <arguments>) would fit, without
+# fitting: dpglmnet()'s formals bound in one frame as a call binds them
+# (the given values; the defaults as promises in that frame, so defaults
+# that refer to other arguments see them), then check_problem() on them.
+# Planning repeats nothing that reads the data beyond the input checks; its
+# messages and warnings are the fit's, which says them when it runs.
+planned_problem <- function(x, y, arguments) {
+  defaults <- formals(dpglmnet)
+  frame <- new.env(parent = environment(dpglmnet))
+  given <- c(list(x = x, y = y), arguments)
+  for (name in names(defaults)) {
+    if (name %in% names(given)) {
+      assign(name, given[[name]], envir = frame)
+    } else {
+      eval(call("delayedAssign", name, defaults[[name]], frame, frame))
+    }
+  }
+  checked <- intersect(names(formals(check_problem)), names(defaults))
+  check <- as.call(c(list(quote(check_problem)),
+                     stats::setNames(lapply(checked, as.name), checked)))
+  suppressMessages(withCallingHandlers(eval(check, frame), dpglmnet_warning = function(w) {
+    invokeRestart("muffleWarning")
+  }))
+}
+
+# The ledger fit_private_path() will build for a checked problem: the same
+# mechanisms (standardization, smoothness, lambda_max, path) and the same
+# calibration, from public inputs only (tests/testthat/test-cv.R checks
+# that the two agree).
+planned_ledger <- function(problem) {
+  plan <- plan_private_path(problem)
+  new_privacy_ledger(plan$mechanisms, plan$z, problem$epsilon, problem$delta, problem$rng)
 }
 
 subset_response <- function(y, index) {
@@ -178,24 +452,6 @@ default_loss_bound <- function(type.measure, fit, y.bound) {
   )
 }
 
-# The ledger of the whole procedure: the path's mechanisms read the training
-# part (part 1), the choice reads the validation part (part 2); they compose
-# in parallel.
-split_ledger <- function(path_ledger, scale, loss.bound, epsilon, delta, rng) {
-  path_rows <- path_ledger$mechanisms
-  columns <- names(mechanism("", "gaussian", 0, ""))
-  path_rows <- path_rows[, columns]
-  path_rows$calibrated <- FALSE
-  path_rows$part <- 1L
-  choice <- mechanism("choice of lambda: report-noisy-max of clipped validation losses",
-                      "exponential", 1, sprintf("B = %s (summed clipped loss)",
-                                                format(signif(loss.bound, 4))),
-                      noise_multiplier = scale / loss.bound, part = 2L)
-  rows <- c(lapply(seq_len(nrow(path_rows)), function(k) as.list(path_rows[k, ])),
-            list(choice))
-  new_privacy_ledger(mechanism_table(rows), 0, epsilon, delta, rng)
-}
-
 #' @export
 print.cv.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
   cat("\nCall: ", deparse(x$call), "\n\n")
@@ -212,23 +468,37 @@ print.cv.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) 
   # l1-ball solvers: the chosen value is a radius (stored in lambda.min).
   if (is_radius_path(x$dpglmnet.fit)) names(chosen)[1L] <- "Radius"
   print(chosen)
+  if (!is.null(x$refit)) {
+    cat(sprintf(paste0(
+      "\nRefit on all %d records at the chosen %s (%s of mu^2 of the budget, composed\n",
+      "sequentially with the path and the choice): %d nonzero; coef() and predict()\n",
+      "at s = \"lambda.min\" use it.\n"),
+      x$refit$nobs, if (is_radius_path(x$refit)) "radius" else "lambda",
+      format(x$refit.budget), x$refit$df[1L]))
+  }
   invisible(x)
 }
 
-# "lambda.min" (the private choice) or numeric values of lambda.
-cv_s <- function(object, s) {
+# The fit and the value of lambda that `s` designates: "lambda.min" is the
+# private choice, on the refit when there is one; numeric values of lambda
+# interpolate the path.
+cv_target <- function(object, s) {
   if (is.character(s)) {
-    s <- check_choice(s, "lambda.min", "s")
-    return(object$lambda.min)
+    check_choice(s, "lambda.min", "s")
+    fit <- if (is.null(object$refit)) object$dpglmnet.fit else object$refit
+    return(list(fit = fit, s = object$lambda.min))
   }
-  check_s(s)
+  list(fit = object$dpglmnet.fit, s = check_s(s))
 }
 
 #' Coefficients, predictions and plot of a cv.dpglmnet fit
 #'
 #' As glmnet's methods for `cv.glmnet`: `s = "lambda.min"` (the default) is
-#' the privately chosen lambda; numeric `s` interpolates the path. All of it
-#' is post-processing of the released path and choice.
+#' the privately chosen lambda; numeric `s` interpolates the path. With a
+#' refit (`cv.dpglmnet(refit = TRUE)`), `s = "lambda.min"` uses the refit on
+#' all records, and numeric `s` (even equal to `lambda.min`) the path fitted
+#' on the training part. All of it is post-processing of the released path,
+#' choice and refit.
 #' @param object,x A `"cv.dpglmnet"` fit.
 #' @param s `"lambda.min"` or values of lambda.
 #' @param newx,... As in [predict.dpglmnet()] (`type` among `...`); `...` of
@@ -237,13 +507,15 @@ cv_s <- function(object, s) {
 #'   invisibly.
 #' @export
 coef.cv.dpglmnet <- function(object, s = "lambda.min", ...) {
-  coef(object$dpglmnet.fit, s = cv_s(object, s))
+  target <- cv_target(object, s)
+  coef(target$fit, s = target$s)
 }
 
 #' @rdname coef.cv.dpglmnet
 #' @export
 predict.cv.dpglmnet <- function(object, newx, s = "lambda.min", ...) {
-  predict(object$dpglmnet.fit, newx, s = cv_s(object, s), ...)
+  target <- cv_target(object, s)
+  predict(target$fit, newx, s = target$s, ...)
 }
 
 #' @rdname coef.cv.dpglmnet

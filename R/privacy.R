@@ -175,9 +175,13 @@ new_privacy_ledger <- function(mechanisms, z, target_epsilon, target_delta,
                      "amplification by subsampling (see rdp_subsampled_gaussian)")
              })
     } else "none: every release uses all the records it reads",
-    parts = if (length(parts)) sprintf(paste(
+    parts = if (length(parts)) paste0(sprintf(paste(
       "parallel composition over %d disjoint parts of a data-independent split:",
       "the total is the largest part's (part %d)"), length(parts), total$part),
+      if (any(mechanisms$part == 0L)) {
+        paste("; the rows of part 0 read every record and compose sequentially",
+              "with each part")
+      }),
     rng = rng,
     mechanisms = mechanisms
   ), class = "dpglmnet_privacy")

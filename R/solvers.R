@@ -31,7 +31,11 @@ dpglmnet_solvers <- list(
   nmd = function() nmd_solver
 )
 
-fit_private_path <- function(problem) {
+# The releases a fit will make (standardization, smoothness, scales,
+# lambda_max, path) and their calibrated noise level, from public inputs
+# only: fit_private_path() runs them, cv.dpglmnet() plans its budget split
+# with them.
+plan_private_path <- function(problem) {
   solver <- dpglmnet_solvers[[problem$solver]]()
   by_radius <- isTRUE(solver$by_radius)
   public_max <- if (by_radius) NULL else public_lambda_max(problem)
@@ -44,8 +48,21 @@ fit_private_path <- function(problem) {
     list(smoothness_mechanism(problem)),
     scales_mechanisms(problem, path_releases),
     solver_rows))
-  z <- calibrate_noise(mechanisms, problem$epsilon, problem$delta)
-  ledger <- new_privacy_ledger(mechanisms, z, problem$epsilon, problem$delta,
+  list(solver = solver, by_radius = by_radius, public_max = public_max,
+       release_lambda_max = release_lambda_max, path_releases = path_releases,
+       mechanisms = mechanisms,
+       z = calibrate_noise(mechanisms, problem$epsilon, problem$delta))
+}
+
+fit_private_path <- function(problem) {
+  plan <- plan_private_path(problem)
+  solver <- plan$solver
+  by_radius <- plan$by_radius
+  public_max <- plan$public_max
+  release_lambda_max <- plan$release_lambda_max
+  path_releases <- plan$path_releases
+  z <- plan$z
+  ledger <- new_privacy_ledger(plan$mechanisms, z, problem$epsilon, problem$delta,
                                problem$rng)
   scaled <- release_scales(standardize_problem(problem, z, path_releases), z, path_releases)
   if (by_radius && is.null(scaled$l1.radius)) scaled$l1.radius <- l1_radius_grid(scaled)
