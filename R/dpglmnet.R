@@ -498,14 +498,15 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                                      lower_open = TRUE, upper_open = TRUE)
   if (!is.null(x.bounds)) {
     # double: the C++ core reads it as the clamp of each column.
+    # [1e-100, 1e100]: squares and the searches' ranges stay finite and normal
     x.bounds <- as.double(recycle_columns(check_numeric(
-      x.bounds, "x.bounds", lower = 0, lower_open = TRUE, length = c(1L, p)), p))
+      x.bounds, "x.bounds", lower = 1e-100, upper = 1e100, length = c(1L, p)), p))
   }
   if (!is.null(y.bound)) {
     if (family$name != "gaussian") {
       dpglmnet_abort("y.bound", "applies to family = \"gaussian\" only.")
     }
-    y.bound <- check_numeric(y.bound, "y.bound", lower = 0, lower_open = TRUE)
+    y.bound <- check_numeric(y.bound, "y.bound", lower = 1e-100, upper = 1e100)
   }
   l1 <- check_l1_arguments(solver, l1.radius, alpha, lambda, lower.limits,
                            upper.limits, penalty.factor, nlambda)

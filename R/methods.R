@@ -221,6 +221,9 @@ is_radius_path <- function(object) identical(object$settings$path_parameter, "ra
 # quantiles (clip = "quantile", R/scales.R).
 clip_text <- function(settings) {
   if (!identical(settings$clip, "quantile")) return(format(settings$clip))
+  if (is.null(settings$scale_levels) || !"clip" %in% names(settings$scale_levels)) {
+    return("none (epsilon = Inf: nothing is clipped)")
+  }
   released <- if (is.null(settings$coordinate_clip)) settings$clip_threshold
               else settings$coordinate_clip
   sprintf("released %.3g%% quantiles (%s)", 100 * settings$scale_levels[["clip"]],

@@ -120,7 +120,11 @@ release_scales <- function(problem, z, path_releases) {
   levels <- list()
   search <- function(y, upper, weighted, constant_column, what, factor,
                      range = scale_search$range, what_for = "clip") {
-    level <- search_level(factor * z, problem$n)
+    # The smoothness search keeps the top level: its overshoot is safe (a
+    # larger m_j, a larger M_j, a smaller step), and a lower level would
+    # put m_j at 0 on columns that are mostly zeros.
+    level <- if (what_for == "smoothness") scale_search$level
+             else search_level(factor * z, problem$n)
     levels[[what_for]] <<- level
     if (level < 0.9) {
       dpglmnet_warn(sprintf(paste(
@@ -146,6 +150,9 @@ release_scales <- function(problem, z, path_releases) {
     m <- search(problem$y, b, FALSE, FALSE, "columns", factor(steps * problem$p),
                 what_for = "smoothness")
     second_sd <- factor(problem$p) * z * m^2 / problem$n
+    if (private && !all(is.finite(second_sd) & second_sd > 0)) {
+      stop("internal error: a private second moment needs positive, finite noise")
+    }
     moments <- .column_moments_cpp(problem$x, list(
       transform = problem$transform, mean_sd = NULL, second_sd = second_sd,
       lower = -m, upper = m, shift = NULL, seed = draw_seed(),
@@ -155,6 +162,12 @@ release_scales <- function(problem, z, path_releases) {
     # step 1 / M_j overshoot) and a tiny fraction of m_j^2 (M_j > 0).
     second <- pmax(pmin(moments$second, m^2), 2 * second_sd, 1e-12 * m^2,
                    .Machine$double.xmin)
+    # A quantile at the bottom of its search range (a column that is at
+    # least 99% zeros, or noise) says nothing of the column's scale: take
+    # the public bound's b_j^2 (larger, so a safe step) instead of a moment
+    # of values clamped to nearly 0 (whose step 1 / M_j would be huge).
+    undetermined <- m < b / scale_search$range^0.99
+    second[undetermined] <- b[undetermined]^2
     problem$released_smoothness <- problem$curvature * second
   }
   if (quantile_clip) {

@@ -136,6 +136,22 @@ diagnose_path <- function(fitted, lambda, problem, settings) {
       "coefficients on the standardized scale reach %.3g: the iterates have",
       "probably diverged; use a smaller `step`."), max(abs(beta))))
   }
+  # Unstandardized with public bounds: a coefficient times its column's
+  # bound is the most it moves a record's linear predictor; 1000 times the
+  # response's bound (gaussian with y.bound; 1 on the logit scale) is
+  # divergence or noise, not a model.
+  response_scale <- if (problem$family == "binomial") 1 else problem$y.bound
+  if (!standardized && is.finite(problem$epsilon) && !is.null(problem$x.bounds) &&
+      !is.null(response_scale)) {
+    reach <- max(abs(beta) * problem$x.bounds)
+    if (reach > 1e3 * response_scale) {
+      dpglmnet_warn(sprintf(paste(
+        "a coefficient times its column's bound reaches %.3g, against a response",
+        "bound of %g: the iterates have probably diverged or drowned in noise.",
+        "Use a smaller `step`, standardize = TRUE, or public `smoothness`",
+        "constants."), reach, response_scale))
+    }
+  }
   if (!is.finite(problem$epsilon)) {
     scale <- pmax(apply(abs(beta), 2L, max), abs(fitted$a0), 1e-8)
     relative <- fitted$last_pass_change / scale

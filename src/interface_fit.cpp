@@ -3,6 +3,7 @@
 // solver's R file (R/dpcd.R, R/dpsgd.R, R/smoothness.R).
 #include <Rcpp.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -294,6 +295,9 @@ NumericVector magnitude_quantiles_cpp(SEXP x, NumericVector y, List settings) {
           for (int i = 0; i < n; ++i) weight[i] = Loss::derivative(0.0, y[i]);
         }
         const double* w = weighted ? weight.data() : nullptr;
+        for (double u : upper)
+          if (!(u > 0.0 && std::isfinite(u)))
+            Rcpp::stop("internal error: search bounds must be positive and finite");
         if (what == "rows") {
           if (upper.size() != 1) Rcpp::stop("internal error: one upper bound is needed");
           return NumericVector::create(dpglmnet::private_row_norm_quantile(

@@ -170,3 +170,40 @@ test_that("bad clip and budget arguments are named before any computation", {
                         clip.budget = 0.6, smoothness.budget = 0.5), "add up to 1.1")
   expect_error(dpglmnet(d$x, d$y, smoothness = "quantile"), "`x.bounds`")
 })
+
+test_that("columns that are mostly zeros keep safe steps", {
+  # 0/1 columns present in 30% down to 0.2% of the records: a low quantile
+  # of |x_ij| is 0, and a step 1 / M_j from values clamped to ~0 blew up
+  # (coefficients of 1e10 in review)
+  set.seed(1)
+  n <- 5000
+  x <- sapply(c(0.3, 0.2, 0.1, 0.05, 0.005, 0.002), function(f) rbinom(n, 1, f))
+  y <- drop(x %*% c(1, -1, 1, 2, 3, -2)) + rnorm(n)
+  for (seed in 1:3) {
+    set.seed(seed)
+    fit <- dpglmnet(x, y, standardize = FALSE, epsilon = 1, x.bounds = 1, y.bound = 6)
+    expect_lt(max(abs(as.matrix(coef(fit))[-1, ])), 20)
+    expect_lt(max(colMeans((y - predict(fit, x))^2)), 2 * var(y))
+  }
+  # a column that is all zeros: without noise its quantile is at the bottom
+  # of the search, so its constant is the public bound's (curvature
+  # x.bounds^2), not a moment of values clamped to ~0
+  x[, 6] <- 0
+  fit <- suppressWarnings(dpglmnet(x, y, standardize = FALSE, epsilon = Inf,
+                                   x.bounds = 1, lambda = 0.1, passes = 2,
+                                   smoothness = "quantile"))
+  expect_equal(fit$settings$smoothness_values[6], 1)
+  # (the noise-free quantile is within the resolution factor 1.055 below 1)
+  expect_equal(fit$settings$smoothness_values[1], mean(x[, 1]), tolerance = 0.12)
+})
+
+test_that("summaries and extreme bounds are handled", {
+  d <- unstandardized(n = 300)
+  fit <- dpglmnet(d$x, d$y, lambda = 0.05, epsilon = Inf, x.bounds = d$bounds,
+                  standardize = FALSE, passes = 5, clip = "quantile",
+                  smoothness = "quantile")
+  expect_output(print(summary(fit)), "clip none \\(epsilon = Inf")
+  expect_error(dpglmnet(d$x, d$y, x.bounds = 1e200), "`x.bounds`")
+  expect_error(dpglmnet(d$x, d$y, x.bounds = 1e-200), "`x.bounds`")
+  expect_error(dpglmnet(d$x, d$y, x.bounds = 1, y.bound = 1e200), "`y.bound`")
+})
