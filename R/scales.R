@@ -69,41 +69,59 @@ share_factor <- function(releases, share, path_share, path_releases) {
 
 path_share <- function(problem) 1 - sum(budget_shares(problem))
 
-# The releases of the private scales (public: from p, the intercept and the
-# solver only), each with its noise multiplier factor.
-scales_mechanisms <- function(problem, path_releases) {
+# The groups of private-scale releases (public: from p, the intercept, the
+# solver and the shares): for each, its number of releases and noise
+# multiplier factor. The ledger rows (scales_mechanisms()) and the releases
+# (release_scales()) both read them, so they cannot drift apart.
+scale_groups <- function(problem, path_releases) {
   shares <- budget_shares(problem)
   rest <- path_share(problem)
   steps <- scale_search$steps
-  # the level is public but set after calibration (search_level())
-  level <- sprintf("upper (<= %g%%)", 100 * scale_search$level)
-  rows <- list()
+  group <- function(releases, share) {
+    c(releases = releases, factor = share_factor(releases, share, rest, path_releases))
+  }
+  groups <- list()
   if ("smoothness" %in% names(shares)) {
-    share_each <- shares[["smoothness"]] / 2
-    rows <- c(rows, list(
-      mechanism(sprintf(paste("smoothness: %s quantiles of |x_ij| per column",
-                              "(noisy-count bisection, %d steps)"), level, steps),
-                "gaussian", steps * problem$p, "1 (a count)", calibrated = TRUE,
-                factor = share_factor(steps * problem$p, share_each, rest, path_releases)),
-      mechanism("smoothness: second moments of x clamped to those quantiles", "gaussian",
-                problem$p, "m_j^2 / n (m_j: the released quantile)", calibrated = TRUE,
-                factor = share_factor(problem$p, share_each, rest, path_releases))))
+    groups$x_quantiles <- group(steps * problem$p, shares[["smoothness"]] / 2)
+    groups$x_moments <- group(problem$p, shares[["smoothness"]] / 2)
   }
   if ("clip" %in% names(shares)) {
     per_coordinate <- problem$solver == "dpcd"
-    count <- steps * if (per_coordinate) problem$p + problem$intercept else 1
-    rows <- c(rows, list(mechanism(
-      if (per_coordinate) {
+    groups$clip <- group(steps * if (per_coordinate) problem$p + problem$intercept else 1,
+                         shares[["clip"]])
+  }
+  groups
+}
+
+# The releases of the private scales, each with its noise multiplier factor.
+scales_mechanisms <- function(problem, path_releases) {
+  groups <- scale_groups(problem, path_releases)
+  steps <- scale_search$steps
+  # the level is public but set after calibration (search_level())
+  level <- sprintf("upper (<= %g%%)", 100 * scale_search$level)
+  row <- function(name, g, sensitivity) {
+    mechanism(name, "gaussian", g[["releases"]], sensitivity, calibrated = TRUE,
+              factor = g[["factor"]])
+  }
+  list(
+    if (!is.null(groups$x_quantiles)) {
+      row(sprintf(paste("smoothness: %s quantiles of |x_ij| per column",
+                        "(noisy-count bisection, %d steps)"), level, steps),
+          groups$x_quantiles, "1 (a count)")
+    },
+    if (!is.null(groups$x_moments)) {
+      row("smoothness: second moments of x clamped to those quantiles", groups$x_moments,
+          "m_j^2 / n (m_j: the released quantile)")
+    },
+    if (!is.null(groups$clip)) {
+      row(if (problem$solver == "dpcd") {
         sprintf(paste("clipping thresholds: %s quantiles of |l'(0, y_i) x_ij| per",
                       "coordinate (noisy-count bisection, %d steps)"), level, steps)
       } else {
         sprintf(paste("clipping threshold: %s quantile of the gradient norms at 0",
                       "(noisy-count bisection, %d steps)"), level, steps)
-      },
-      "gaussian", count, "1 (a count)", calibrated = TRUE,
-      factor = share_factor(count, shares[["clip"]], rest, path_releases))))
-  }
-  rows
+      }, groups$clip, "1 (a count)")
+    })
 }
 
 # Releases the private scales at noise level z (0: exact, epsilon = Inf) on
@@ -111,11 +129,10 @@ scales_mechanisms <- function(problem, path_releases) {
 # returns it with `released_smoothness` and `released_clip` set. Everything
 # after the releases is post-processing.
 release_scales <- function(problem, z, path_releases) {
-  shares <- budget_shares(problem)
+  groups <- scale_groups(problem, path_releases)
   quantile_smoothness <- identical(problem$smoothness, "quantile")
   quantile_clip <- identical(problem$clip, "quantile") && is.finite(problem$epsilon)
   if (!quantile_smoothness && !quantile_clip) return(problem)
-  rest <- path_share(problem)
   steps <- scale_search$steps
   levels <- list()
   search <- function(y, upper, weighted, constant_column, what, factor,
@@ -142,14 +159,12 @@ release_scales <- function(problem, z, path_releases) {
   }
   b <- problem$value_bounds
   if (quantile_smoothness) {
+    # (epsilon = Inf: no groups, no noise)
     private <- is.finite(problem$epsilon)
-    factor <- function(releases) {
-      if (private) share_factor(releases, shares[["smoothness"]] / 2, rest, path_releases)
-      else 0
-    }
-    m <- search(problem$y, b, FALSE, FALSE, "columns", factor(steps * problem$p),
+    factor <- function(name) if (private) groups[[name]][["factor"]] else 0
+    m <- search(problem$y, b, FALSE, FALSE, "columns", factor("x_quantiles"),
                 what_for = "smoothness")
-    second_sd <- factor(problem$p) * z * m^2 / problem$n
+    second_sd <- factor("x_moments") * z * m^2 / problem$n
     if (private && !all(is.finite(second_sd) & second_sd > 0)) {
       stop("internal error: a private second moment needs positive, finite noise")
     }
@@ -181,10 +196,8 @@ release_scales <- function(problem, z, path_releases) {
       r <- problem$standardization_result
       if (is.null(r)) problem$y.bound else (problem$y.bound + abs(r$y_mean)) / r$y_sd
     }
-    per_coordinate <- problem$solver == "dpcd"
-    count <- steps * if (per_coordinate) problem$p + problem$intercept else 1
-    factor <- share_factor(count, shares[["clip"]], rest, path_releases)
-    problem$released_clip <- if (per_coordinate) {
+    factor <- groups$clip[["factor"]]
+    problem$released_clip <- if (problem$solver == "dpcd") {
       search(problem$y, derivative_bound * c(b, if (problem$intercept) 1),
              TRUE, problem$intercept, "columns", factor, range)
     } else {
