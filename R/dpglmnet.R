@@ -279,7 +279,8 @@
 #'   (steps \eqn{2/(t+2)}). DP-SCD: unused.
 #' @param batch.size DP-SGD, DP-SCD and `"nmd"`: records per minibatch, in
 #'   \[1, n\], drawn uniformly without replacement, independently at each
-#'   step. Ignored by DP-CD.
+#'   step; default \eqn{\min(n, \max(10, \sqrt n))}. Ignored (and not
+#'   checked) by the other solvers.
 #' @param average Periodic averaging (Algorithm 1's outer loop): each pass is
 #'   an outer iteration that ends at the average of its inner iterates.
 #'   `FALSE` (default) returns the last iterate.
@@ -378,13 +379,13 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      l1.radius = NULL,
                      passes = NULL, clip = NULL,
                      step = 1, average = FALSE,
-                     batch.size = max(10, round(sqrt(nrow(x)))),
+                     batch.size = min(nrow(x), max(10, round(sqrt(nrow(x))))),
                      selection = c("permutation", "random", "cyclic"),
                      smoothness = NULL, smoothness.budget = 0.1,
                      clip.budget = 0.2, standardize.budget = 0.3,
                      x.bounds = NULL, y.bound = NULL,
                      rng = c("seeded", "secure"), trace.it = 0) {
-  call <- match.call()
+  call <- public_call(match.call(), "dpglmnet")
   problem <- check_problem(
     x = x, y = y, family = family, alpha = alpha, nlambda = nlambda,
     lambda.min.ratio = lambda.min.ratio, lambda = lambda,
@@ -477,7 +478,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     if (!is.numeric(clip) || is.object(clip)) {
       dpglmnet_abort("clip", "must be a positive number or \"quantile\".")
     }
-    check_numeric(clip, "clip", lower = 0, lower_open = TRUE)
+    # a finite public maximum, as for the bounds: sensitivities 2 C / n and
+    # their noise stay finite
+    check_numeric(clip, "clip", lower = 0, lower_open = TRUE, upper = 1e100)
   }
   clip.budget <- check_numeric(clip.budget, "clip.budget", 0, 1, lower_open = TRUE,
                                upper_open = TRUE)
@@ -490,8 +493,13 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
       "step / tr M (DP-SGD) beyond 2 / curvature can diverge."), step))
   }
   check_flag(average, "average")
-  batch.size <- check_numeric(batch.size, "batch.size", lower = 1, upper = n,
-                              integer = TRUE)
+  # Only the minibatch solvers read batch.size (DP-CD ignores it, so its
+  # default, or any value, never stops a DP-CD fit on few records).
+  uses_batch <- isTRUE(dpglmnet_solvers[[solver]]()$uses_batch)
+  if (uses_batch) {
+    batch.size <- check_numeric(batch.size, "batch.size", lower = 1, upper = n,
+                                integer = TRUE)
+  }
   selection <- check_choice(selection, c("permutation", "random", "cyclic"),
                             "selection")
   smoothness.budget <- check_numeric(smoothness.budget, "smoothness.budget", 0, 1,
@@ -559,7 +567,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     lower.limits = lower.limits, upper.limits = upper.limits,
     epsilon = epsilon, delta = delta, solver = solver, l1.radius = l1$l1.radius,
     passes = as.integer(schedule$passes), clip = clip, step = step, average = average,
-    batch.size = as.integer(batch.size),
+    batch.size = if (uses_batch) as.integer(batch.size),
     selection = selection, smoothness = smoothness,
     smoothness.budget = smoothness.budget, clip.budget = clip.budget, x.bounds = x.bounds,
     y.bound = y.bound, rng = rng, trace.it = as.integer(trace.it),
@@ -579,8 +587,11 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
 # 1 / sqrt(n) on the standardized scale. Measured on California,
 # Electricity and generated data of other shapes (inst/bench/defaults.R):
 # 10 x 10 on the real data, fewer where n is small. Otherwise 10 and 10.
+# `single = TRUE` takes the single-lambda branch whenever the schedule is
+# automatic (cv.dpglmnet() when a split would leave one lambda).
 choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, p,
-                            intercept, clip, standardize, standardize.budget) {
+                            intercept, clip, standardize, standardize.budget,
+                            single = FALSE) {
   fixed <- list(nlambda = if (!is.null(lambda)) length(lambda) else
                   if (is.null(nlambda)) 10L else nlambda,
                 passes = if (is.null(passes)) 10L else passes, single_lambda = FALSE)
@@ -600,7 +611,7 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
                          else passes))
   }
   chosen <- max(1, min(10, floor(sqrt(k / 2))))
-  if (chosen < 3) {
+  if (chosen < 3 || single) {
     return(list(nlambda = 1L, single_lambda = TRUE,
                 passes = if (is.null(passes)) max(1L, min(10L, k)) else passes))
   }
@@ -638,6 +649,38 @@ sparse_path_matrix <- function(beta, row_names, column_names) {
 }
 
 empty_matrix <- new.env(parent = emptyenv())
+
+# The call a fit keeps and prints, holding no data (DESIGN.md 4: `call`
+# never holds data). A call made with do.call(dpglmnet, list(x = X, ...))
+# carries the values themselves, not their names: the data arguments
+# (`data`: x and y) are kept only as symbols (anything else, even a short
+# literal vector of a few records, becomes the symbol of the argument's
+# name), and in the other arguments any value that is not a symbol or a
+# small literal (an atomic vector of at most 10 values without dimensions,
+# short strings) becomes the symbol `<data>`, recursively inside
+# expressions. The function is named by `name` (do.call() puts the closure
+# itself there).
+public_call <- function(call, name, data = c("x", "y")) {
+  elements <- as.list(call)
+  arguments <- names(elements)
+  if (is.null(arguments)) arguments <- rep("", length(elements))
+  elements[-1L] <- lapply(seq_along(elements)[-1L], function(k) {
+    if (arguments[k] %in% data && !is.name(elements[[k]])) as.name(arguments[k])
+    else public_expression(elements[[k]])
+  })
+  elements[[1L]] <- as.name(name)
+  as.call(elements)
+}
+
+public_expression <- function(value) {
+  if (is.name(value) || is.null(value)) return(value)
+  if (is.call(value)) return(as.call(lapply(as.list(value), public_expression)))
+  small <- is.atomic(value) && !is.object(value) && is.null(dim(value)) &&
+    length(value) <= 10L && all(names(attributes(value)) %in% "names") &&
+    (!is.character(value) || all(nchar(value, type = "bytes", allowNA = TRUE) <= 100L,
+                                 na.rm = TRUE))
+  if (small) value else as.name("<data>")
+}
 
 # Assembles the glmnet-shaped object from a solver's path.
 new_dpglmnet <- function(problem, path, call) {
