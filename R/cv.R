@@ -8,6 +8,15 @@
 #' [dpglmnet()] once more, on all the records at the chosen lambda, with its
 #' own share of the budget.
 #'
+#' The path is planned first, from public inputs only (n, p, the budget and
+#' the arguments). When the training part would get a single lambda (the
+#' automatic schedule's choice for a small budget or few records, see
+#' `nlambda` in [dpglmnet()], or `nlambda = 1`, or one l1 radius), there is
+#' nothing to choose: no split is drawn, nothing is chosen or refitted, and
+#' the path is fitted at that one lambda on all the records with the whole
+#' budget, with a warning. `lambda.min` is then that lambda, `validation` is
+#' empty and the ledger has no validation row.
+#'
 #' @section Privacy:
 #' A record is in one part only and the split does not depend on the data,
 #' so the two releases compose in parallel: replacing one record changes
@@ -91,7 +100,9 @@
 #'   with \eqn{s_y} the privately released standard deviation of y (when the
 #'   path standardized y, i.e. `y.bound` was given), else `y.bound^2`;
 #'   binomial deviance \eqn{2\log 20} (a predicted probability of 0.05 for the
-#'   observed class); class 1.
+#'   observed class); class 1. At most 1e100 (public, as the bounds); the
+#'   choice runs on the clipped losses divided by \eqn{B}, so its sums stay
+#'   finite whatever the bound.
 #' @param refit `TRUE` to fit [dpglmnet()] again, on all the records, at the
 #'   chosen lambda (`lambda.min`, an l1 radius for the l1-ball solvers), with
 #'   the same `...` (family, bounds, solver, `standardize`, passes) and its
@@ -109,7 +120,8 @@
 #'   of the data), `loss.bound`, `selection.scale` (the Gumbel scale),
 #'   `refit` (with `refit = TRUE`: the `"dpglmnet"` fit on all records at
 #'   `lambda.min`; else `NULL`), `refit.budget` (`NULL` without a refit),
-#'   `privacy` (the ledger of the whole procedure) and `call`.
+#'   `privacy` (the ledger of the whole procedure) and `call` (holding no
+#'   data: see [dpglmnet()]).
 #' @examples
 #' set.seed(1)
 #' n <- 2000; p <- 5

@@ -181,7 +181,11 @@
 #' @param x Input matrix, `n` rows (records) by `p` columns: a numeric matrix
 #'   or a sparse `Matrix` (converted to `dgCMatrix`).
 #' @param y Response. Gaussian: numeric. Binomial: a two-level factor (the
-#'   second level is modelled), a logical, or a 0/1 numeric vector.
+#'   second level is modelled), a logical, a 0/1 numeric vector, or a
+#'   two-column 0/1 indicator matrix with one 1 per row (the second column
+#'   is modelled; the column names are the class names). glmnet's counts or
+#'   proportions (several trials per record) need per-record weights, which
+#'   are not supported: give one record per trial.
 #' @param family `"gaussian"` or `"binomial"`.
 #' @param alpha Elastic-net mixing in \[0, 1\]: 1 is the LASSO, 0 ridge.
 #' @param nlambda Number of lambda values when `lambda` is not given. Default
@@ -247,7 +251,7 @@
 #'   releases, stays at or below 0.05 on the standardized scale: at most 10
 #'   lambdas and 10 passes, fewer when n or epsilon is small (measured on the
 #'   paper's data and generated data of other shapes, `inst/bench/defaults.R`).
-#' @param clip Overall clipping threshold `C > 0`, or `"quantile"` to
+#' @param clip Overall clipping threshold `C` in (0, 1e100\], or `"quantile"` to
 #'   release the thresholds privately from the data (DP-CD and DP-SGD, with
 #'   `x.bounds`). `"quantile"` is the default of a private DP-CD fit with
 #'   `x.bounds` and `standardize = FALSE`: on unstandardized data the
@@ -319,8 +323,16 @@
 #' @param standardize.budget Share of the Gaussian part of the budget (of
 #'   \eqn{\mu^2} in Gaussian DP) spent on the standardization releases.
 #' @param x.bounds Public bounds on \eqn{|x_{ij}|}: one value or one per
-#'   column. `x` is clamped to them (a per-record map, free for privacy).
-#' @param y.bound Public bound on \eqn{|y_i|} (gaussian): `y` is clamped to it.
+#'   column, in \[1e-100, 1e100\]. `x` is clamped to them (a per-record map,
+#'   free for privacy). A bound far below the data makes a column (nearly)
+#'   two-valued at its bounds, and the fit a model of the clamped column
+#'   (coefficients grow like 1 / bound): the fit warns when a column's
+#'   released second moment is at least 90% of its bound squared.
+#' @param y.bound Public bound on \eqn{|y_i|} (gaussian), in \[1e-100,
+#'   1e100\]: `y` is clamped to it, so the fit models the clamped response
+#'   (an intercept cannot pass the bound). The fit warns when the released
+#'   mean of the clamped response (or, unstandardized, the median intercept
+#'   of the path) is within 5% of the bound.
 #' @param rng Noise source: `"seeded"` (default) draws from a fast generator
 #'   (xoshiro256++) seeded from R's RNG, so `set.seed()` reproduces a fit.
 #'   The price: anyone who can learn or guess R's seed (a published script,
@@ -336,7 +348,10 @@
 #'   generator.
 #' @param trace.it If `> 0`, print progress after each lambda.
 #' @return An object of class `"dpglmnet"`: glmnet's fields `a0`, `beta`
-#'   (a `dgCMatrix`), `df`, `dim`, `lambda`, `nobs`, `call`, `family`,
+#'   (a `dgCMatrix`), `df`, `dim`, `lambda`, `nobs`, `call` (holding no
+#'   data: `x` and `y` appear only as symbols, `x`/`y` when they were given
+#'   as values, e.g. through [do.call()], and other values longer than 10
+#'   as the symbol `<data>`), `family`,
 #'   `classnames` (binomial), plus `privacy` (the ledger, see
 #'   [print.dpglmnet_privacy]) and `settings` (solver settings and the
 #'   per-coordinate smoothness, step, clip and noise). For `"dpfw"` and
