@@ -327,12 +327,13 @@
 #'   free for privacy). A bound far below the data makes a column (nearly)
 #'   two-valued at its bounds, and the fit a model of the clamped column
 #'   (coefficients grow like 1 / bound): the fit warns when a column's
-#'   released second moment is at least 90% of its bound squared.
+#'   released second moment is at least 90% of its bound squared (and the
+#'   release is precise enough to tell).
 #' @param y.bound Public bound on \eqn{|y_i|} (gaussian), in \[1e-100,
 #'   1e100\]: `y` is clamped to it, so the fit models the clamped response
 #'   (an intercept cannot pass the bound). The fit warns when the released
-#'   mean of the clamped response (or, unstandardized, the median intercept
-#'   of the path) is within 5% of the bound.
+#'   mean of the clamped response is within 5% of the bound (unstandardized:
+#'   when the path's intercepts agree on a level within 10% of it).
 #' @param rng Noise source: `"seeded"` (default) draws from a fast generator
 #'   (xoshiro256++) seeded from R's RNG, so `set.seed()` reproduces a fit.
 #'   The price: anyone who can learn or guess R's seed (a published script,
