@@ -210,6 +210,10 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   }
   planned <- planned_problem(x_plan, y_plan, c(arguments, list(
     epsilon = budget$path, delta = delta, rng = rng)))
+  # (what decides the split; the copy of the records is not kept beside the
+  # training part)
+  planned <- planned[c("nlambda", "single_lambda", "solver")]
+  rm(x_plan, y_plan)
   if (planned$nlambda < 2L) {
     # One lambda (the automatic schedule's choice for this budget, or the
     # user's nlambda / l1.radius): nothing to choose, so no split, no choice
