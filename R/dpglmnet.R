@@ -370,7 +370,8 @@
 #' coef(fw, s = 1)
 #' @export
 dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
-                     nlambda = NULL, lambda.min.ratio = 0.01, lambda = NULL,
+                     nlambda = NULL,
+                     lambda.min.ratio = if (nrow(x) < ncol(x)) 0.01 else 1e-4, lambda = NULL,
                      intercept = TRUE, standardize = !is.null(x.bounds),
                      penalty.factor = rep(1, ncol(x)), lower.limits = -Inf,
                      upper.limits = Inf, epsilon = 1, delta = 1 / nrow(x)^2,
@@ -564,7 +565,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     smoothness.budget = smoothness.budget, clip.budget = clip.budget, x.bounds = x.bounds,
     y.bound = y.bound, rng = rng, trace.it = as.integer(trace.it),
     threads = dpglmnet_threads(),
-    variable_names = if (is.null(colnames(x))) paste0("V", seq_len(p)) else colnames(x)
+    variable_names = variable_names(x)
   )
   if (solver == "dpscd") problem <- check_dpscd(problem)
   problem
@@ -660,4 +661,14 @@ new_dpglmnet <- function(problem, path, call) {
     settings = path$settings,
     vertices = path$picks
   ), class = "dpglmnet")
+}
+
+# glmnet's names for the columns: the column names, "V<j>" where missing.
+variable_names <- function(x) {
+  names <- colnames(x)
+  default <- paste0("V", seq_len(ncol(x)))
+  if (is.null(names)) return(default)
+  missing <- is.na(names) | !nzchar(names)
+  names[missing] <- default[missing]
+  names
 }
