@@ -103,11 +103,8 @@ std::vector<double> private_column_histograms(const Design& x, const double* low
 // implicit zeros are never clamped).
 struct ClampChoice {
   int lower_edge, upper_edge;
-  // Fewer than two bins of the clamped column hold a count clearly above
-  // the noise: its spread cannot be told from noise at this budget (a
-  // constant column, or a rare value the noise hides), whatever its moments
-  // say once clamped (they are scale-free: a clamp cut inside a hidden mass
-  // would leave a tiny but "resolved" spread).
+  // No bin but the centre holds a count clearly above the noise: the
+  // column's spread cannot be told from noise at this budget (see below).
   bool constant;
 };
 
@@ -154,8 +151,14 @@ inline ClampChoice choose_clamp(const double* counts, const std::vector<double>&
     else ++s;
   }
   // Bins holding a clear mass on the clamped column; the bins beyond the
-  // clamp are merged into its end bins (their noise adds up).
-  int clear = 0;
+  // clamp are merged into its end bins (their noise adds up). The column is
+  // constant when none does, or only the centre bin (|v| < w 2^-K) does:
+  // every visible record is then at the anchor, and the moments of a clamp
+  // cut inside a hidden mass (a rare dummy) would show a tiny but
+  // "resolved" spread, and the map back would divide noise by it. Any other
+  // single clear bin spans a factor 2 and is left to the moments (a column
+  // with a location and a small spread, 3 + 0.1 z).
+  bool other_clear = false;
   for (int i = s; i < t; ++i) {
     double mass = counts[i];
     int merged = 1;
@@ -167,9 +170,11 @@ inline ClampChoice choose_clamp(const double* counts, const std::vector<double>&
     // narrowed clamp has some 20 empty inner bins: one false mass among them
     // would make a cut column look spread)
     const bool end = i == s || i == t - 1;
-    if (mass > (end ? 3.0 : 4.0) * count_sd * std::sqrt(static_cast<double>(merged))) ++clear;
+    if (mass > (end ? 3.0 : 4.0) * count_sd * std::sqrt(static_cast<double>(merged))) {
+      if (i != levels) other_clear = true;
+    }
   }
-  return {s, t, clear < 2};
+  return {s, t, !other_clear};
 }
 
 }  // namespace dpglmnet
