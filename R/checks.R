@@ -74,7 +74,7 @@ check_numeric <- function(value, arg, lower = -Inf, upper = Inf,
 # Design matrix: a numeric matrix or a sparse Matrix, no missing or infinite
 # value. Returns the matrix in the storage the C++ core reads (double
 # column-major, or dgCMatrix).
-check_x <- function(x, arg = "x") {
+check_x <- function(x, arg = "x", min_rows = 2L) {
   if (inherits(x, "sparseMatrix")) {
     x <- tryCatch(
       methods::as(methods::as(methods::as(x, "CsparseMatrix"), "generalMatrix"),
@@ -91,7 +91,10 @@ check_x <- function(x, arg = "x") {
       class(x)[1L]
     ))
   }
-  if (nrow(x) < 2L) dpglmnet_abort(arg, "must have at least 2 rows.")
+  if (nrow(x) < min_rows) {
+    dpglmnet_abort(arg, sprintf("must have at least %d row%s.", min_rows,
+                                if (min_rows == 1L) "" else "s"))
+  }
   if (ncol(x) < 1L) dpglmnet_abort(arg, "must have at least 1 column.")
   switch(.nonfinite_kind_cpp(values) + 1L,
          NULL,
@@ -105,11 +108,57 @@ check_x <- function(x, arg = "x") {
 # data, so no class count is revealed.
 check_y <- function(y, n, family) {
   if (is.matrix(y) && ncol(y) == 1L) y <- drop(y)
+  if (is.matrix(y) || is.data.frame(y)) y <- response_matrix(y, n, family)
   if (length(y) != n) {
     dpglmnet_abort("y", sprintf("must have one value per row of x (%d), not %d.",
                                 n, length(y)))
   }
   dpglmnet_family(family)$check_response(y)
+}
+
+# A response given as a matrix (or data frame) of more than one column.
+# glmnet's binomial family accepts two columns of counts or proportions,
+# the second column the modelled class. dpglmnet supports the form in which
+# each record is one trial: a 0/1 indicator matrix with exactly one 1 per
+# row (one-hot), read as a factor whose levels are the column names
+# (default "1", "2"), the second modelled. Counts and proportions are
+# several trials per record, which would need per-record weights (not
+# supported): the error says so, and how to expand them.
+response_matrix <- function(y, n, family) {
+  if (family != "binomial") {
+    dpglmnet_abort("y", sprintf(paste(
+      "must be a vector (or a one-column matrix) for family = \"%s\", not a",
+      "%d-column %s."), family, ncol(y), if (is.data.frame(y)) "data frame" else "matrix"))
+  }
+  if (ncol(y) != 2L) {
+    dpglmnet_abort("y", sprintf(paste(
+      "for family = \"binomial\" must be a two-level factor, a logical or 0/1",
+      "vector, or a two-column 0/1 indicator matrix (one 1 per row), not a",
+      "%d-column %s."), ncol(y), if (is.data.frame(y)) "data frame" else "matrix"))
+  }
+  if (nrow(y) != n) {
+    dpglmnet_abort("y", sprintf("must have one row per row of x (%d), not %d.",
+                                n, nrow(y)))
+  }
+  values <- if (is.data.frame(y)) unlist(y, use.names = FALSE) else as.vector(y)
+  if (!(is.numeric(values) || is.logical(values)) || is.object(values)) {
+    dpglmnet_abort("y", "as a two-column matrix for family = \"binomial\" must be numeric.")
+  }
+  if (anyNA(values)) dpglmnet_abort("y", "must not contain NA.")
+  indicator <- matrix(as.numeric(values), ncol = 2L)
+  if (any(indicator != 0 & indicator != 1) || any(rowSums(indicator) != 1)) {
+    dpglmnet_abort("y", paste(
+      "as a two-column matrix for family = \"binomial\" must be a 0/1",
+      "indicator matrix with exactly one 1 per row (one record, one trial; the",
+      "second column is the modelled class). glmnet's counts or proportions",
+      "describe several trials per record, which needs per-record weights",
+      "(not supported): give one record per trial, or a two-level factor."))
+  }
+  levels <- colnames(y)
+  if (is.null(levels) || anyNA(levels) || anyDuplicated(levels) || any(!nzchar(levels))) {
+    levels <- c("1", "2")
+  }
+  factor(levels[indicator[, 2L] + 1], levels = levels)
 }
 
 # A per-column argument given as one value or one value per column.

@@ -8,6 +8,15 @@
 #' [dpglmnet()] once more, on all the records at the chosen lambda, with its
 #' own share of the budget.
 #'
+#' The path is planned first, from public inputs only (n, p, the budget and
+#' the arguments). When the training part would get a single lambda (the
+#' automatic schedule's choice for a small budget or few records, see
+#' `nlambda` in [dpglmnet()], or `nlambda = 1`, or one l1 radius), there is
+#' nothing to choose: no split is drawn, nothing is chosen or refitted, and
+#' the path is fitted at that one lambda on all the records with the whole
+#' budget, with a warning. `lambda.min` is then that lambda, `validation` is
+#' empty and the ledger has no validation row.
+#'
 #' @section Privacy:
 #' A record is in one part only and the split does not depend on the data,
 #' so the two releases compose in parallel: replacing one record changes
@@ -91,7 +100,9 @@
 #'   with \eqn{s_y} the privately released standard deviation of y (when the
 #'   path standardized y, i.e. `y.bound` was given), else `y.bound^2`;
 #'   binomial deviance \eqn{2\log 20} (a predicted probability of 0.05 for the
-#'   observed class); class 1.
+#'   observed class); class 1. At most 1e100 (public, as the bounds); the
+#'   choice runs on the clipped losses divided by \eqn{B}, so its sums stay
+#'   finite whatever the bound.
 #' @param refit `TRUE` to fit [dpglmnet()] again, on all the records, at the
 #'   chosen lambda (`lambda.min`, an l1 radius for the l1-ball solvers), with
 #'   the same `...` (family, bounds, solver, `standardize`, passes) and its
@@ -109,7 +120,8 @@
 #'   of the data), `loss.bound`, `selection.scale` (the Gumbel scale),
 #'   `refit` (with `refit = TRUE`: the `"dpglmnet"` fit on all records at
 #'   `lambda.min`; else `NULL`), `refit.budget` (`NULL` without a refit),
-#'   `privacy` (the ledger of the whole procedure) and `call`.
+#'   `privacy` (the ledger of the whole procedure) and `call` (holding no
+#'   data: see [dpglmnet()]).
 #' @examples
 #' set.seed(1)
 #' n <- 2000; p <- 5
@@ -134,15 +146,18 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
                         validation.fraction = 0.2, loss.bound = NULL,
                         refit = FALSE, refit.budget = 0.5,
                         rng = c("seeded", "secure")) {
-  call <- match.call()
+  call <- public_call(match.call(), "cv.dpglmnet")
   arguments <- list(...)
   check_path_arguments(arguments)
-  if (!is.null(arguments$lambda) && length(arguments$lambda) < 2L) {
+  # (`[[` with exact matching: `arguments$lambda` would partially match
+  # `lambda.min.ratio`)
+  given <- function(name) arguments[[name, exact = TRUE]]
+  if (!is.null(given("lambda")) && length(given("lambda")) < 2L) {
     dpglmnet_abort("lambda", "must have at least two values to choose from.")
   }
   x <- check_x(x)
   n <- nrow(x)
-  family <- dpglmnet_family(if (is.null(arguments$family)) "gaussian" else arguments$family)
+  family <- dpglmnet_family(if (is.null(given("family"))) "gaussian" else given("family"))
   response <- check_y(y, n, family$name)
   epsilon <- check_numeric(epsilon, "epsilon", lower = 0, lower_open = TRUE, finite = FALSE)
   delta <- check_numeric(delta, "delta", 0, 1, lower_open = TRUE, upper_open = TRUE)
@@ -166,57 +181,89 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
       held_out, n - held_out))
   }
   if (!is.null(loss.bound)) {
-    loss.bound <- check_numeric(loss.bound, "loss.bound", lower = 0, lower_open = TRUE)
+    # a finite public maximum, as for the other public bounds
+    loss.bound <- check_numeric(loss.bound, "loss.bound", lower = 0, lower_open = TRUE,
+                                upper = max_loss_bound)
   }
   check_flag(refit, "refit")
   refit.budget <- check_numeric(refit.budget, "refit.budget", 0, 1,
                                 lower_open = TRUE, upper_open = TRUE)
   rng <- check_choice(rng, c("seeded", "secure"), "rng")
-  if (family$name == "gaussian" && is.null(loss.bound) && is.null(arguments$y.bound)) {
+  if (family$name == "gaussian" && is.null(loss.bound) && is.null(given("y.bound"))) {
     dpglmnet_abort("loss.bound", paste(
       "or `y.bound` must be given for family = \"gaussian\": the validation",
       "loss is clipped to a public bound, its sensitivity."))
   }
 
-  # The split: drawn from R's RNG, independently of the data.
-  validation <- sort(sample.int(n, held_out))
-  x_train <- x[-validation, , drop = FALSE]
-  y_train <- subset_response(y, -validation)
+  # The plan, before the split (public: n, p, the budget and the
+  # arguments): the path the training part would get. Planning reads only
+  # the sizes, so the first n - held_out records stand in for the training
+  # part, which is not drawn yet.
+  planning <- seq_len(n - held_out)
+  x_plan <- x[planning, , drop = FALSE]
+  y_plan <- subset_response(y, planning)
   # The budget of each release (public: from n, p and the arguments only).
   budget <- if (refit) {
-    refit_budget(x, y, x_train, y_train, arguments, epsilon, delta, refit.budget, rng)
+    refit_budget(x, y, x_plan, y_plan, arguments, epsilon, delta, refit.budget, rng)
   } else {
     list(path = epsilon, choice_multiplier = pure_multiplier(epsilon))
   }
-  fit <- call_dpglmnet(x_train, y_train, c(arguments, list(
+  planned <- planned_problem(x_plan, y_plan, c(arguments, list(
     epsilon = budget$path, delta = delta, rng = rng)))
-  if (is.null(loss.bound)) {
-    loss.bound <- default_loss_bound(type.measure, fit, arguments$y.bound)
-  }
-  chosen <- if (length(fit$lambda) < 2L) {
-    dpglmnet_warn(paste(
-      "the budget affords a single lambda on this data (see `nlambda` in",
-      "?dpglmnet): nothing to choose; the validation part is unused."))
+  if (planned$nlambda < 2L) {
+    # One lambda (the automatic schedule's choice for this budget, or the
+    # user's nlambda / l1.radius): nothing to choose, so no split, no choice
+    # and no refit; the path is fitted on all records with the whole budget.
+    dpglmnet_warn(sprintf(paste(
+      "the budget affords a single %s on the %d training records of a split",
+      "(see `nlambda` in ?dpglmnet): with nothing to choose, the path is fitted",
+      "at one %s on all %d records with the whole budget, without a validation",
+      "split%s."), planned_parameter(planned), n - held_out, planned_parameter(planned),
+      n, if (refit) " or a refit" else ""))
+    refit <- FALSE
+    validation <- integer(0)
+    whole <- c(arguments, list(epsilon = epsilon, delta = delta, rng = rng))
+    fit <- if (isTRUE(planned$single_lambda)) single_lambda_fit(x, y, whole)
+           else call_dpglmnet(x, y, whole)
     loss.bound <- NA_real_
-    list(index = 1L, scale = NA_real_, row = NULL)
+    chosen <- list(index = 1L, scale = NA_real_, row = NULL)
   } else {
-    link <- predict(fit, x[validation, , drop = FALSE], type = "link")
-    loss <- pmin(validation_loss(type.measure, family, link, response$y[validation]),
-                 loss.bound)
-    # A non-finite loss (a diverged path) counts as the bound: every record's
-    # contribution stays in [0, B], the sensitivity the noise is calibrated to.
-    loss[!is.finite(loss)] <- loss.bound
-    utility <- -colSums(loss)
-    # Gumbel scale b B: the exponential mechanism for utilities of
-    # replace-one sensitivity B is (2 / b)-DP; b = 2 / epsilon without a
-    # refit.
-    scale <- if (is.finite(epsilon)) budget$choice_multiplier * loss.bound else 0
-    index <- .report_noisy_max_cpp(utility, list(scale = scale, draws = 1L,
-                                                 seed = draw_seed(),
-                                                 secure = rng == "secure"))
-    list(index = index, scale = scale,
-         row = choice_mechanism(loss.bound, if (is.finite(epsilon)) budget$choice_multiplier
-                                            else 0))
+    # The split: drawn from R's RNG, independently of the data.
+    validation <- sort(sample.int(n, held_out))
+    x_train <- x[-validation, , drop = FALSE]
+    y_train <- subset_response(y, -validation)
+    fit <- call_dpglmnet(x_train, y_train, c(arguments, list(
+      epsilon = budget$path, delta = delta, rng = rng)))
+    if (is.null(loss.bound)) {
+      loss.bound <- default_loss_bound(type.measure, fit, given("y.bound"))
+    }
+    chosen <- if (length(fit$lambda) < 2L) {
+      # (not expected: the plan above said the path has several lambdas)
+      dpglmnet_warn(paste(
+        "the path has a single lambda on this data: nothing to choose; the",
+        "validation part is unused."))
+      loss.bound <- NA_real_
+      list(index = 1L, scale = NA_real_, row = NULL)
+    } else {
+      link <- predict(fit, x[validation, , drop = FALSE], type = "link")
+      loss <- validation_loss(type.measure, family, link, response$y[validation])
+      # A non-finite loss (a diverged path) counts as the bound: every
+      # record's contribution stays in [0, B], the sensitivity the noise is
+      # calibrated to.
+      loss[!is.finite(loss)] <- loss.bound
+      # The losses divided by B, each in [0, 1]: the summed utilities are
+      # finite (at least minus the number of validation records) whatever B,
+      # and have replace-one sensitivity 1. Gumbel scale b on them is the
+      # same mechanism as scale b B on the summed losses: (2 / b)-DP, b = 2 /
+      # epsilon without a refit.
+      utility <- -colSums(pmin(pmin(loss, loss.bound) / loss.bound, 1))
+      multiplier <- if (is.finite(epsilon)) budget$choice_multiplier else 0
+      index <- .report_noisy_max_cpp(utility, list(scale = multiplier, draws = 1L,
+                                                   seed = draw_seed(),
+                                                   secure = rng == "secure"))
+      list(index = index, scale = multiplier * loss.bound,
+           row = choice_mechanism(loss.bound, multiplier))
+    }
   }
   lambda.min <- fit$lambda[chosen$index]
   refit_fit <- if (refit) {
@@ -264,6 +311,38 @@ check_path_arguments <- function(arguments) {
   invisible()
 }
 
+# The largest `loss.bound` accepted: a finite public maximum, as for
+# `x.bounds` and `y.bound`.
+max_loss_bound <- 1e100
+
+# "lambda", or "radius" for the l1-ball solvers (a planned problem).
+planned_parameter <- function(problem) {
+  if (problem$solver %in% l1_solver_names) "l1 radius" else "lambda"
+}
+
+# dpglmnet(x, y, <arguments>) on all records at the automatic schedule's
+# single lambda (1 / sqrt(n) on the standardized scale, passes as the
+# schedule affords them for n records): what cv.dpglmnet() fits when the
+# training part of a split would afford one lambda only. dpglmnet()'s own
+# stages (check, fit, assemble), with the schedule held at one lambda even
+# where all n records would afford more: there is no validation part to
+# choose among them.
+single_lambda_fit <- function(x, y, arguments) {
+  call <- public_call(as.call(c(list(quote(dpglmnet), x = quote(x), y = quote(y)),
+                                arguments)), "dpglmnet")
+  problem <- planned_problem(x, y, arguments, quiet = FALSE)
+  schedule <- choose_schedule(NULL, arguments[["passes", exact = TRUE]], NULL,
+                              problem$solver, problem$epsilon, problem$delta, problem$n,
+                              problem$p, problem$intercept, problem$clip,
+                              !is.null(problem$standardization),
+                              problem$standardize.budget, single = TRUE)
+  problem$nlambda <- 1L
+  problem$single_lambda <- TRUE
+  problem$passes <- as.integer(if (is.null(arguments[["passes", exact = TRUE]]))
+                                 schedule$passes else problem$passes)
+  new_dpglmnet(problem, fit_private_path(problem), call)
+}
+
 # dpglmnet(x, y, <arguments>) with x and y passed by name, so the fit's
 # `call` names them instead of holding the records themselves (a call built
 # by do.call() would carry the data inside the returned object).
@@ -274,10 +353,10 @@ call_dpglmnet <- function(x, y, arguments) {
 # The refit's arguments: those of the path, with the chosen lambda (the
 # chosen radius for the l1-ball solvers) and the path's standardize setting.
 refit_arguments <- function(arguments, lambda.min, path) {
-  arguments$lambda <- NULL
-  arguments$nlambda <- NULL
-  arguments$l1.radius <- NULL
-  arguments$standardize <- path$settings$standardize
+  arguments[["lambda"]] <- NULL
+  arguments[["nlambda"]] <- NULL
+  arguments[["l1.radius"]] <- NULL
+  arguments[["standardize"]] <- path$settings$standardize
   arguments[[if (is_radius_path(path)) "l1.radius" else "lambda"]] <- lambda.min
   arguments
 }
@@ -399,7 +478,7 @@ largest_admissible <- function(total, start, upper, tolerance = 1e-6) {
 # that refer to other arguments see them), then check_problem() on them.
 # Planning repeats nothing that reads the data beyond the input checks; its
 # messages and warnings are the fit's, which says them when it runs.
-planned_problem <- function(x, y, arguments) {
+planned_problem <- function(x, y, arguments, quiet = TRUE) {
   defaults <- formals(dpglmnet)
   frame <- new.env(parent = environment(dpglmnet))
   given <- c(list(x = x, y = y), arguments)
@@ -413,6 +492,7 @@ planned_problem <- function(x, y, arguments) {
   checked <- intersect(names(formals(check_problem)), names(defaults))
   check <- as.call(c(list(quote(check_problem)),
                      stats::setNames(lapply(checked, as.name), checked)))
+  if (!quiet) return(eval(check, frame))
   suppressMessages(withCallingHandlers(eval(check, frame), dpglmnet_warning = function(w) {
     invokeRestart("muffleWarning")
   }))
@@ -445,7 +525,8 @@ default_loss_bound <- function(type.measure, fit, y.bound) {
     mse = {
       y_sd <- fit$settings$standardization$y_sd
       # Released (private) scale of y when the path standardized it.
-      if (!is.null(y_sd) && !identical(y_sd, 1)) (2 * y_sd)^2 else y.bound^2
+      bound <- if (!is.null(y_sd) && !identical(y_sd, 1)) (2 * y_sd)^2 else y.bound^2
+      min(bound, max_loss_bound)
     },
     deviance = 2 * log(20),
     class = 1
@@ -457,7 +538,10 @@ print.cv.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) 
   cat("\nCall: ", deparse(x$call), "\n\n")
   cat("Privacy:", format_privacy_line(x$privacy), "\n")
   if (is.na(x$selection.scale)) {
-    cat("The budget afforded a single lambda on this data: nothing was chosen.\n\n")
+    cat("The budget afforded a single lambda on this data: nothing was chosen.\n")
+    cat(if (length(x$validation)) "The validation part was unused.\n\n"
+        else sprintf("Fitted on all %d records, without a validation split.\n\n",
+                     x$dpglmnet.fit$nobs))
   } else {
     cat(sprintf("Measure: %s (per-record loss clipped at %s), chosen privately on %d\n",
                 x$name, format(signif(x$loss.bound, digits)), length(x$validation)))

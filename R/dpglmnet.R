@@ -181,7 +181,11 @@
 #' @param x Input matrix, `n` rows (records) by `p` columns: a numeric matrix
 #'   or a sparse `Matrix` (converted to `dgCMatrix`).
 #' @param y Response. Gaussian: numeric. Binomial: a two-level factor (the
-#'   second level is modelled), a logical, or a 0/1 numeric vector.
+#'   second level is modelled), a logical, a 0/1 numeric vector, or a
+#'   two-column 0/1 indicator matrix with one 1 per row (the second column
+#'   is modelled; the column names are the class names). glmnet's counts or
+#'   proportions (several trials per record) need per-record weights, which
+#'   are not supported: give one record per trial.
 #' @param family `"gaussian"` or `"binomial"`.
 #' @param alpha Elastic-net mixing in \[0, 1\]: 1 is the LASSO, 0 ridge.
 #' @param nlambda Number of lambda values when `lambda` is not given. Default
@@ -247,7 +251,7 @@
 #'   releases, stays at or below 0.05 on the standardized scale: at most 10
 #'   lambdas and 10 passes, fewer when n or epsilon is small (measured on the
 #'   paper's data and generated data of other shapes, `inst/bench/defaults.R`).
-#' @param clip Overall clipping threshold `C > 0`, or `"quantile"` to
+#' @param clip Overall clipping threshold `C` in (0, 1e100\], or `"quantile"` to
 #'   release the thresholds privately from the data (DP-CD and DP-SGD, with
 #'   `x.bounds`). `"quantile"` is the default of a private DP-CD fit with
 #'   `x.bounds` and `standardize = FALSE`: on unstandardized data the
@@ -279,7 +283,8 @@
 #'   (steps \eqn{2/(t+2)}). DP-SCD: unused.
 #' @param batch.size DP-SGD, DP-SCD and `"nmd"`: records per minibatch, in
 #'   \[1, n\], drawn uniformly without replacement, independently at each
-#'   step. Ignored by DP-CD.
+#'   step; default \eqn{\min(n, \max(10, \sqrt n))}. Ignored (and not
+#'   checked) by the other solvers.
 #' @param average Periodic averaging (Algorithm 1's outer loop): each pass is
 #'   an outer iteration that ends at the average of its inner iterates.
 #'   `FALSE` (default) returns the last iterate.
@@ -318,8 +323,16 @@
 #' @param standardize.budget Share of the Gaussian part of the budget (of
 #'   \eqn{\mu^2} in Gaussian DP) spent on the standardization releases.
 #' @param x.bounds Public bounds on \eqn{|x_{ij}|}: one value or one per
-#'   column. `x` is clamped to them (a per-record map, free for privacy).
-#' @param y.bound Public bound on \eqn{|y_i|} (gaussian): `y` is clamped to it.
+#'   column, in \[1e-100, 1e100\]. `x` is clamped to them (a per-record map,
+#'   free for privacy). A bound far below the data makes a column (nearly)
+#'   two-valued at its bounds, and the fit a model of the clamped column
+#'   (coefficients grow like 1 / bound): the fit warns when a column's
+#'   released second moment is at least 90% of its bound squared.
+#' @param y.bound Public bound on \eqn{|y_i|} (gaussian), in \[1e-100,
+#'   1e100\]: `y` is clamped to it, so the fit models the clamped response
+#'   (an intercept cannot pass the bound). The fit warns when the released
+#'   mean of the clamped response (or, unstandardized, the median intercept
+#'   of the path) is within 5% of the bound.
 #' @param rng Noise source: `"seeded"` (default) draws from a fast generator
 #'   (xoshiro256++) seeded from R's RNG, so `set.seed()` reproduces a fit.
 #'   The price: anyone who can learn or guess R's seed (a published script,
@@ -335,7 +348,10 @@
 #'   generator.
 #' @param trace.it If `> 0`, print progress after each lambda.
 #' @return An object of class `"dpglmnet"`: glmnet's fields `a0`, `beta`
-#'   (a `dgCMatrix`), `df`, `dim`, `lambda`, `nobs`, `call`, `family`,
+#'   (a `dgCMatrix`), `df`, `dim`, `lambda`, `nobs`, `call` (holding no
+#'   data: `x` and `y` appear only as symbols, `x`/`y` when they were given
+#'   as values, e.g. through [do.call()], and other values longer than 10
+#'   as the symbol `<data>`), `family`,
 #'   `classnames` (binomial), plus `privacy` (the ledger, see
 #'   [print.dpglmnet_privacy]) and `settings` (solver settings and the
 #'   per-coordinate smoothness, step, clip and noise). For `"dpfw"` and
@@ -379,13 +395,13 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      l1.radius = NULL,
                      passes = NULL, clip = NULL,
                      step = 1, average = FALSE,
-                     batch.size = max(10, round(sqrt(nrow(x)))),
+                     batch.size = min(nrow(x), max(10, round(sqrt(nrow(x))))),
                      selection = c("permutation", "random", "cyclic"),
                      smoothness = NULL, smoothness.budget = 0.1,
                      clip.budget = 0.2, standardize.budget = 0.3,
                      x.bounds = NULL, y.bound = NULL,
                      rng = c("seeded", "secure"), trace.it = 0) {
-  call <- match.call()
+  call <- public_call(match.call(), "dpglmnet")
   problem <- check_problem(
     x = x, y = y, family = family, alpha = alpha, nlambda = nlambda,
     lambda.min.ratio = lambda.min.ratio, lambda = lambda,
@@ -478,7 +494,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     if (!is.numeric(clip) || is.object(clip)) {
       dpglmnet_abort("clip", "must be a positive number or \"quantile\".")
     }
-    check_numeric(clip, "clip", lower = 0, lower_open = TRUE)
+    # a finite public maximum, as for the bounds: sensitivities 2 C / n and
+    # their noise stay finite
+    check_numeric(clip, "clip", lower = 0, lower_open = TRUE, upper = 1e100)
   }
   clip.budget <- check_numeric(clip.budget, "clip.budget", 0, 1, lower_open = TRUE,
                                upper_open = TRUE)
@@ -491,8 +509,13 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
       "step / tr M (DP-SGD) beyond 2 / curvature can diverge."), step))
   }
   check_flag(average, "average")
-  batch.size <- check_numeric(batch.size, "batch.size", lower = 1, upper = n,
-                              integer = TRUE)
+  # Only the minibatch solvers read batch.size (DP-CD ignores it, so its
+  # default, or any value, never stops a DP-CD fit on few records).
+  uses_batch <- isTRUE(dpglmnet_solvers[[solver]]()$uses_batch)
+  if (uses_batch) {
+    batch.size <- check_numeric(batch.size, "batch.size", lower = 1, upper = n,
+                                integer = TRUE)
+  }
   selection <- check_choice(selection, c("permutation", "random", "cyclic"),
                             "selection")
   smoothness.budget <- check_numeric(smoothness.budget, "smoothness.budget", 0, 1,
@@ -560,7 +583,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     lower.limits = lower.limits, upper.limits = upper.limits,
     epsilon = epsilon, delta = delta, solver = solver, l1.radius = l1$l1.radius,
     passes = as.integer(schedule$passes), clip = clip, step = step, average = average,
-    batch.size = as.integer(batch.size),
+    batch.size = if (uses_batch) as.integer(batch.size),
     selection = selection, smoothness = smoothness,
     smoothness.budget = smoothness.budget, clip.budget = clip.budget, x.bounds = x.bounds,
     y.bound = y.bound, rng = rng, trace.it = as.integer(trace.it),
@@ -580,8 +603,11 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
 # 1 / sqrt(n) on the standardized scale. Measured on California,
 # Electricity and generated data of other shapes (inst/bench/defaults.R):
 # 10 x 10 on the real data, fewer where n is small. Otherwise 10 and 10.
+# `single = TRUE` takes the single-lambda branch whenever the schedule is
+# automatic (cv.dpglmnet() when a split would leave one lambda).
 choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, p,
-                            intercept, clip, standardize, standardize.budget) {
+                            intercept, clip, standardize, standardize.budget,
+                            single = FALSE) {
   fixed <- list(nlambda = if (!is.null(lambda)) length(lambda) else
                   if (is.null(nlambda)) 10L else nlambda,
                 passes = if (is.null(passes)) 10L else passes, single_lambda = FALSE)
@@ -601,7 +627,7 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
                          else passes))
   }
   chosen <- max(1, min(10, floor(sqrt(k / 2))))
-  if (chosen < 3) {
+  if (chosen < 3 || single) {
     return(list(nlambda = 1L, single_lambda = TRUE,
                 passes = if (is.null(passes)) max(1L, min(10L, k)) else passes))
   }
@@ -639,6 +665,38 @@ sparse_path_matrix <- function(beta, row_names, column_names) {
 }
 
 empty_matrix <- new.env(parent = emptyenv())
+
+# The call a fit keeps and prints, holding no data (DESIGN.md 4: `call`
+# never holds data). A call made with do.call(dpglmnet, list(x = X, ...))
+# carries the values themselves, not their names: the data arguments
+# (`data`: x and y) are kept only as symbols (anything else, even a short
+# literal vector of a few records, becomes the symbol of the argument's
+# name), and in the other arguments any value that is not a symbol or a
+# small literal (an atomic vector of at most 10 values without dimensions,
+# short strings) becomes the symbol `<data>`, recursively inside
+# expressions. The function is named by `name` (do.call() puts the closure
+# itself there).
+public_call <- function(call, name, data = c("x", "y")) {
+  elements <- as.list(call)
+  arguments <- names(elements)
+  if (is.null(arguments)) arguments <- rep("", length(elements))
+  elements[-1L] <- lapply(seq_along(elements)[-1L], function(k) {
+    if (arguments[k] %in% data && !is.name(elements[[k]])) as.name(arguments[k])
+    else public_expression(elements[[k]])
+  })
+  elements[[1L]] <- as.name(name)
+  as.call(elements)
+}
+
+public_expression <- function(value) {
+  if (is.name(value) || is.null(value)) return(value)
+  if (is.call(value)) return(as.call(lapply(as.list(value), public_expression)))
+  small <- is.atomic(value) && !is.object(value) && is.null(dim(value)) &&
+    length(value) <= 10L && all(names(attributes(value)) %in% "names") &&
+    (!is.character(value) || all(nchar(value, type = "bytes", allowNA = TRUE) <= 100L,
+                                 na.rm = TRUE))
+  if (small) value else as.name("<data>")
+}
 
 # Assembles the glmnet-shaped object from a solver's path.
 new_dpglmnet <- function(problem, path, call) {

@@ -9,6 +9,7 @@ dpscd_solver <- list(
   # path at 1000 times the lasso's lambda_max, where the fit is 0 to every
   # printed digit).
   alpha_floor = 1,
+  uses_batch = TRUE,  # reads `batch.size` (check_problem() checks it)
   setup = function(problem) {
     batch <- problem$batch.size
     private <- is.finite(problem$epsilon)

@@ -3,6 +3,7 @@
 # src/dpglmnet/dpsgd.h.
 
 dpsgd_solver <- list(
+  uses_batch = TRUE,  # reads `batch.size` (check_problem() checks it)
   setup = function(problem) {
     smooth <- problem_smoothness(problem)
     # Global smoothness: beta = tr M (features and intercept), the average

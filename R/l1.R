@@ -141,6 +141,7 @@ dpfw_vr_solver <- list(
 
 nmd_solver <- list(
   by_radius = TRUE,
+  uses_batch = TRUE,  # reads `batch.size` (check_problem() checks it)
   setup = function(problem) {
     batch <- problem$batch.size
     steps <- ceiling(problem$passes * problem$n / batch)

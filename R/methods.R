@@ -124,8 +124,9 @@ path_coefficients <- function(object, s) {
 #' `predict(fit, newx, s)` equals `cbind(1, newx) %*% coef(fit, s)`.
 #' @param object A `"dpglmnet"` fit.
 #' @param newx Matrix of new values for `x` (dense or sparse) at which
-#'   predictions are made; not needed for `type = "coefficients"` or
-#'   `"nonzero"`.
+#'   predictions are made, one row per record (a single record may also be
+#'   given as a vector of its `p` values); not needed for
+#'   `type = "coefficients"` or `"nonzero"`.
 #' @param s Values of lambda (of the l1 radius for the l1-ball solvers
 #'   `"dpfw"` and `"nmd"`); default the fitted sequence.
 #' @param type `"link"` (linear predictor), `"response"` (fitted values or
@@ -156,7 +157,13 @@ predict.dpglmnet <- function(object, newx, s = NULL,
                   function(l) which(beta[, l] != 0)))
   }
   if (missing(newx)) dpglmnet_abort("newx", sprintf("is needed for type = \"%s\".", type))
-  newx <- check_x(newx, "newx")
+  # One record may come as a plain vector of its p values (one row), as in
+  # glmnet; any number of rows from 1 on.
+  if (is.atomic(newx) && is.null(dim(newx)) && (is.numeric(newx) || is.logical(newx)) &&
+      !is.object(newx) && length(newx) == object$dim[1L]) {
+    newx <- matrix(newx, nrow = 1L, dimnames = list(NULL, names(newx)))
+  }
+  newx <- check_x(newx, "newx", min_rows = 1L)
   if (ncol(newx) != object$dim[1L]) {
     dpglmnet_abort("newx", sprintf("must have %d columns, not %d.",
                                    object$dim[1L], ncol(newx)))

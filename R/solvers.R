@@ -13,6 +13,8 @@
 #                             (lambda: the path's values on the working
 #                             scale, for solvers whose noise on the model
 #                             depends on it).
+# A solver with uses_batch = TRUE draws minibatches of `batch.size` records;
+# for the others `batch.size` is neither checked nor kept.
 # A solver with by_radius = TRUE (R/l1.R) follows a public increasing
 # sequence of l1 radii instead of lambdas: its `lambda` argument is the
 # radius sequence on the working scale, and nothing is released for the grid.
@@ -51,7 +53,10 @@ plan_private_path_once <- function(problem) {
   solver <- dpglmnet_solvers[[problem$solver]]()
   by_radius <- isTRUE(solver$by_radius)
   public_max <- if (by_radius) NULL else public_lambda_max(problem)
-  release_lambda_max <- !by_radius && is.null(problem$lambda) && is.null(public_max)
+  # A single-lambda fit (the schedule's 1 / sqrt(n)) needs no lambda_max:
+  # it is neither released nor charged.
+  release_lambda_max <- !by_radius && is.null(problem$lambda) && is.null(public_max) &&
+    !isTRUE(problem$single_lambda)
   solver_rows <- c(if (release_lambda_max) list(solver$start_release(problem)),
                    solver$releases(problem))
   path_releases <- sum(vapply(solver_rows, `[[`, numeric(1), "count"))
@@ -103,7 +108,8 @@ fit_private_path <- function(problem) {
          clip = problem$clip, alpha = problem$alpha, noise_multiplier = z,
          lambda_max = if (is.null(problem$lambda)) path$lambda[1L],
          lambda_max_source = if (is.null(problem$lambda)) {
-           if (release_lambda_max) "private" else "public bound (standardized)"
+           if (isTRUE(problem$single_lambda)) "none (single lambda 1 / sqrt(n), standardized)"
+           else if (release_lambda_max) "private" else "public bound (standardized)"
          },
          standardize = !is.null(problem$standardization),
          standardization = scaled$standardization_result,
@@ -113,6 +119,7 @@ fit_private_path <- function(problem) {
          x.bounds = problem$x.bounds, y.bound = problem$y.bound,
          path_parameter = if (by_radius) "radius" else "lambda"),
     settings_scaled)
+  diagnose_bounds(path, settings, problem)
   list(beta = path$beta, a0 = path$a0, lambda = path$lambda, privacy = ledger,
        settings = settings, picks = path$picks)
 }
@@ -204,6 +211,72 @@ diagnose_path <- function(fitted, lambda, problem, settings) {
       "a coefficient on the standardized scale (where coefficients are of",
       "order 1 or less). Increase `epsilon` or the number of records, or use",
       "fewer `passes` or lambdas (`nlambda`)."), stats::median(noise)))
+  }
+  invisible()
+}
+
+# Says when a public bound was probably far below the data, from released
+# or public quantities only (DESIGN.md 1). Clamping to a bound is free for
+# privacy, but a bound far below the data makes the clamped response (nearly)
+# the constant y.bound, or a column (nearly) two-valued at +-x.bounds, and
+# the fit is then, silently, a model of the clamped data: an intercept stuck
+# at y.bound whatever the response's true level, coefficients that grow like
+# 1 / x.bounds.
+# - `y.bound` (gaussian): the released mean of the clamped response (when
+#   the fit standardized y), else the median of the released intercepts
+#   along the path (robust to their noise), within 5% of the bound.
+# - `x.bounds`: columns whose clamped values have a second moment of at
+#   least 90% of bound^2, i.e. nearly all their values sit at +-bound: from
+#   the released standardization moments, or from released smoothness
+#   constants (curvature times the clamped second moment), for Laplace ones
+#   less 3 times their noise scale. Not from public constants ("bounds",
+#   "uniform", user-given), which say nothing about the data.
+diagnose_bounds <- function(path, settings, problem) {
+  r <- settings$standardization
+  if (problem$family == "gaussian" && !is.null(problem$y.bound) && problem$intercept) {
+    y_scaled <- !is.null(r) && !identical(r$y_sd, 1)
+    centre <- if (y_scaled) r$y_mean else stats::median(path$a0)
+    if (length(centre) == 1L && is.finite(centre) &&
+        abs(centre) >= 0.95 * problem$y.bound) {
+      dpglmnet_warn(sprintf(paste(
+        "`y.bound` may be too small: %s is %.4g, within 5%% of the bound %g, so",
+        "many records were probably clamped to it. The fit models the clamped",
+        "response (its level cannot pass the bound); give a `y.bound` that covers",
+        "the response."),
+        if (y_scaled) "the released mean of the clamped response"
+        else "the median intercept along the path", centre, problem$y.bound))
+    }
+  }
+  b <- problem$x.bounds
+  if (is.null(b)) return(invisible())
+  share <- NULL
+  if (!is.null(r$x_mean) && !is.null(r$x_sd)) {
+    share <- (r$x_mean^2 + r$x_sd^2) / b^2
+  } else if (!is.null(settings$smoothness_values) &&
+             isTRUE(settings$smoothness %in% c("private", "private (quantile)",
+                                               "exact", "exact (quantile)"))) {
+    features <- seq_len(problem$p)
+    values <- settings$smoothness_values[features]
+    if (identical(settings$smoothness, "private") && length(settings$laplace_scale)) {
+      values <- values - 3 * settings$laplace_scale[features]
+    }
+    share <- values / (problem$curvature * b^2)
+  }
+  clamped <- which(share >= 0.9)
+  if (length(clamped)) {
+    names <- problem$variable_names[clamped]
+    dpglmnet_warn(sprintf(paste(
+      "`x.bounds` may be too small for %s %s: nearly all of %s values sit at",
+      "+-x.bounds (the released second moment of the clamped values is %.0f%% or more of",
+      "x.bounds^2), so they were probably clamped to it, unless the column only",
+      "takes the values +-bound. The fit models the clamped columns, whose",
+      "coefficients grow like 1 / x.bounds (largest |coefficient| %.3g). Give",
+      "bounds that cover the data."),
+      if (length(clamped) == 1L) "column" else "columns",
+      paste(utils::head(names, 5L), collapse = ", "),
+      if (length(clamped) == 1L) "its" else "their",
+      100 * min(floor(100 * min(share[clamped])) / 100, 1),
+      max(abs(path$beta[clamped, , drop = FALSE]))))
   }
   invisible()
 }

@@ -9,6 +9,7 @@
 #ifndef DPGLMNET_NOISY_MAX_H
 #define DPGLMNET_NOISY_MAX_H
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -27,16 +28,35 @@ inline double standard_gumbel(RandomSource& rng) {
 
 // The index of the largest utility[k] + Gumbel(0, scale), k < count
 // (scale 0: the exact argmax, for epsilon = Inf).
+//
+// Computed as the argmax of (utility[k] - top) / scale + Gumbel(0, 1), top
+// the largest utility: the same choice (a positive affine map of every
+// value), but no sum can overflow, whatever the magnitude of the utilities
+// and of the scale. With u + scale G, a scale near the largest double made
+// every value infinite, and a tie of infinities always went to the first
+// index, so some utilities could never be chosen. An infinite scale is the
+// mechanism's limit, the uniform choice (every centred utility / scale is
+// 0). One Gumbel draw per index whenever scale > 0, as before.
 inline int report_noisy_max(const double* utility, int count, double scale,
                             RandomSource& rng) {
+  constexpr double minus_infinity = -std::numeric_limits<double>::infinity();
+  // A NaN utility is never picked (callers clip utilities so that none
+  // arises; this keeps a NaN from deciding the choice deterministically).
+  auto clean = [&](int k) { return std::isnan(utility[k]) ? minus_infinity : utility[k]; };
+  double top = minus_infinity;
+  for (int k = 0; k < count; ++k) top = std::max(top, clean(k));
   int best = -1;
-  double best_value = -std::numeric_limits<double>::infinity();
+  double best_value = minus_infinity;
   for (int k = 0; k < count; ++k) {
-    // A NaN utility is never picked (callers clip utilities so that none
-    // arises; this keeps a NaN from deciding the choice deterministically).
-    const double u = std::isnan(utility[k]) ? -std::numeric_limits<double>::infinity()
-                                            : utility[k];
-    const double value = u + (scale > 0.0 ? scale * standard_gumbel(rng) : 0.0);
+    const double u = clean(k);
+    // <= 0, or -Inf for a NaN or -Inf utility (or any finite one below +Inf)
+    const double centred = (u == top) ? 0.0 : u - top;
+    double value = centred;
+    if (scale > 0.0) {
+      const double scaled = (centred == minus_infinity) ? minus_infinity
+                            : (std::isinf(scale) ? 0.0 : centred / scale);
+      value = scaled + standard_gumbel(rng);
+    }
     if (best < 0 || value > best_value) {
       best = k;
       best_value = value;

@@ -259,7 +259,7 @@ test_that("refit and refit.budget are checked before any computation", {
   expect_identical(.Random.seed, state)
 })
 
-test_that("a refit when the budget affords a single lambda", {
+test_that("refit = TRUE when the budget affords a single lambda: one fit on all records", {
   set.seed(3)
   n <- 200; p <- 2
   x <- matrix(rnorm(n * p), n, p)
@@ -268,9 +268,15 @@ test_that("a refit when the budget affords a single lambda", {
   cvfit <- suppressWarnings(cv.dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8,
                                         refit = TRUE), classes = "dpglmnet_warning")
   expect_length(cvfit$lambda, 1L)
-  expect_equal(cvfit$refit$lambda, cvfit$lambda.min)
+  # nothing to choose: no split, no choice, and no refit (the path is
+  # already a fit on all records at the one lambda, with the whole budget)
+  expect_null(cvfit$refit)
+  expect_null(cvfit$refit.budget)
+  expect_length(cvfit$validation, 0L)
+  expect_equal(cvfit$dpglmnet.fit$nobs, n)
+  expect_equal(cvfit$dpglmnet.fit$privacy$target_epsilon, 1)
   expect_lte(cvfit$privacy$epsilon, 1)
   expect_setequal(cvfit$privacy$mechanisms$part, 0L)  # nothing chosen: no split parts
   expect_output(print(cvfit), "nothing was chosen")
-  expect_output(print(cvfit), "Refit on all 200 records")
+  expect_output(print(cvfit), "Fitted on all 200 records")
 })
