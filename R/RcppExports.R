@@ -73,8 +73,8 @@
     .Call(`_dpglmnet_report_noisy_max_cpp`, utility, settings)
 }
 
-.column_quantiles_cpp <- function(x, settings) {
-    .Call(`_dpglmnet_column_quantiles_cpp`, x, settings)
+.column_ranges_cpp <- function(x, settings) {
+    .Call(`_dpglmnet_column_ranges_cpp`, x, settings)
 }
 
 .magnitude_quantiles_cpp <- function(x, y, settings) {

@@ -192,9 +192,10 @@
 #'   (`NULL`): 10, or, for a private standardized DP-CD fit, as many as the
 #'   budget affords (see `passes`); when it affords fewer than 3, a single
 #'   lambda of \eqn{1/\sqrt{n}} on the standardized scale.
-#' @param lambda.min.ratio Smallest lambda as a fraction of `lambda_max`
-#'   (0.01: measured better than 0.05 and as good as 0.001 on the paper's
-#'   data).
+#' @param lambda.min.ratio Smallest lambda as a fraction of `lambda_max`:
+#'   glmnet's default, 1e-4 when `n > p` and 0.01 otherwise (0.01 stopped
+#'   the private path before the lambda a non-private fit chooses on four
+#'   large real sets).
 #' @param lambda Optional decreasing sequence of lambda values (public). When
 #'   `NULL` the grid is geometric from `lambda_max` down to
 #'   `lambda.min.ratio * lambda_max`. After standardization `lambda_max` is
@@ -208,15 +209,23 @@
 #'   when `y.bound` is given) before fitting, and report coefficients on the
 #'   original scale, as glmnet does (its default). Everything is released
 #'   privately, with Gaussian noise charged to the ledger (see
-#'   `standardize.budget`), so `x.bounds` is needed: for dense `x`, each
-#'   column's (and a gaussian `y`'s) 5% and 95% quantiles by noisy-count
-#'   bisection within `x.bounds` (`y.bound`), to which the column is then
-#'   clamped (so crude public bounds cost little; `predict()` clamps new
-#'   records the same way), then the mean and second moment of the clamped
-#'   column. Sparse `x` keeps `x.bounds` as its clamp (a quantile clamp
-#'   would fill in its zeros) and is scaled but not centred; with an
-#'   intercept the solution is the same. The default is `TRUE` exactly when
-#'   `x.bounds` is given. Without an intercept, columns are scaled by their
+#'   `standardize.budget`), so `x.bounds` is needed. Each column (and a
+#'   gaussian `y`) is first clamped to a range chosen from one noisy
+#'   histogram of its values (41 log-spaced bins about 0 within `x.bounds`;
+#'   replace-one L2 sensitivity \eqn{\sqrt 2}), narrowing the public bounds
+#'   only through tails whose released counts are indistinguishable from
+#'   empty and only while the moments' noise would swamp the column's spread
+#'   (so tight bounds, such as 1 for a 0/1 dummy, are kept and crude ones
+#'   cost little); then the mean and second moment of the clamped column are
+#'   released. A column whose released spread cannot be told from the noise
+#'   is treated as constant (coefficient exactly 0, with a warning), so no
+#'   coefficient is noise divided by a noisy scale. When the histogram's
+#'   count noise would exceed `n / 20` the public bounds are used instead
+#'   (no histogram is released). Dense and sparse `x` go through the same
+#'   mechanism; sparse `x` is scaled but not centred and its clamp keeps 0
+#'   (with an intercept the solution is the same). The default is `TRUE`
+#'   exactly when `x.bounds` is given. Without an intercept, columns are
+#'   scaled by their
 #'   standard deviation and not centred, as glmnet does. With `epsilon = Inf` the exact moments are used
 #'   and `x.bounds` is not needed.
 #' @param penalty.factor Non-negative penalty factor per column.
@@ -387,7 +396,8 @@
 #' coef(fw, s = 1)
 #' @export
 dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
-                     nlambda = NULL, lambda.min.ratio = 0.01, lambda = NULL,
+                     nlambda = NULL,
+                     lambda.min.ratio = if (nrow(x) < ncol(x)) 0.01 else 1e-4, lambda = NULL,
                      intercept = TRUE, standardize = !is.null(x.bounds),
                      penalty.factor = rep(1, ncol(x)), lower.limits = -Inf,
                      upper.limits = Inf, epsilon = 1, delta = 1 / nrow(x)^2,
@@ -588,7 +598,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     smoothness.budget = smoothness.budget, clip.budget = clip.budget, x.bounds = x.bounds,
     y.bound = y.bound, rng = rng, trace.it = as.integer(trace.it),
     threads = dpglmnet_threads(),
-    variable_names = if (is.null(colnames(x))) paste0("V", seq_len(p)) else colnames(x)
+    variable_names = variable_names(x)
   )
   if (solver == "dpscd") problem <- check_dpscd(problem)
   problem
@@ -719,4 +729,14 @@ new_dpglmnet <- function(problem, path, call) {
     settings = path$settings,
     vertices = path$picks
   ), class = "dpglmnet")
+}
+
+# glmnet's names for the columns: the column names, "V<j>" where missing.
+variable_names <- function(x) {
+  names <- colnames(x)
+  default <- paste0("V", seq_len(ncol(x)))
+  if (is.null(names)) return(default)
+  missing <- is.na(names) | !nzchar(names)
+  names[missing] <- default[missing]
+  names
 }

@@ -117,11 +117,11 @@ path_coefficients <- function(object, s) {
 #' Coefficients and predictions of a dpglmnet fit
 #'
 #' As glmnet's methods: coefficients at the fitted lambdas, or linearly
-#' interpolated at new values `s` (post-processing, free for privacy). When
-#' the fit's private standardization clamped the columns of `x` to their
-#' released 5% and 95% quantiles (dense `x`, `standardize = TRUE`), `newx` is
-#' clamped to the same ranges before predicting: the model was fitted to
-#' clamped records.
+#' interpolated at new values `s` (post-processing, free for privacy).
+#' `predict()` is the linear predictor of `coef()`: `newx` is clamped to the
+#' public `x.bounds` of the fit (the records it learnt from were clamped to
+#' them too) and to nothing else, so for new records inside the bounds
+#' `predict(fit, newx, s)` equals `cbind(1, newx) %*% coef(fit, s)`.
 #' @param object A `"dpglmnet"` fit.
 #' @param newx Matrix of new values for `x` (dense or sparse) at which
 #'   predictions are made, one row per record (a single record may also be
@@ -184,15 +184,16 @@ predict.dpglmnet <- function(object, newx, s = NULL,
   classes
 }
 
-# A fit whose private standardization clamped x to released quantiles is a
-# model of clamped x: new records are clamped the same way (post-processing
-# of released constants).
+# The fit read x clamped to the public `x.bounds` (a per-record map, part of
+# the privacy model): new records are clamped to the same public bounds, and
+# to nothing else, so that predict() is the linear predictor of coef() for
+# every record inside the bounds.
 clamp_like_fit <- function(newx, object) {
-  r <- object$settings$standardization
-  if (is.null(r$x_lower)) return(newx)
+  bound <- object$settings$x.bounds
+  if (is.null(bound)) return(newx)
   newx <- as.matrix(newx)
   n <- nrow(newx)
-  pmin(pmax(newx, rep(r$x_lower, each = n)), rep(r$x_upper, each = n))
+  pmin(pmax(newx, rep(-bound, each = n)), rep(bound, each = n))
 }
 
 #' Plot the coefficient paths of a dpglmnet fit

@@ -37,7 +37,19 @@ dpglmnet_solvers <- list(
 # lambda_max, path) and their calibrated noise level, from public inputs
 # only: fit_private_path() runs them, cv.dpglmnet() plans its budget split
 # with them.
+# When the standardization's range histograms would be swamped by their
+# count noise (a public rule, afford_standardization_ranges()), the fit is
+# planned again without them. The plan carries the problem it was made for.
 plan_private_path <- function(problem) {
+  plan <- plan_private_path_once(problem)
+  affordable <- afford_standardization_ranges(problem, plan$z, plan$path_releases)
+  if (!identical(affordable$standardization, problem$standardization)) {
+    plan <- plan_private_path_once(affordable)
+  }
+  plan
+}
+
+plan_private_path_once <- function(problem) {
   solver <- dpglmnet_solvers[[problem$solver]]()
   by_radius <- isTRUE(solver$by_radius)
   public_max <- if (by_radius) NULL else public_lambda_max(problem)
@@ -55,12 +67,13 @@ plan_private_path <- function(problem) {
     solver_rows))
   list(solver = solver, by_radius = by_radius, public_max = public_max,
        release_lambda_max = release_lambda_max, path_releases = path_releases,
-       mechanisms = mechanisms,
+       mechanisms = mechanisms, problem = problem,
        z = calibrate_noise(mechanisms, problem$epsilon, problem$delta))
 }
 
 fit_private_path <- function(problem) {
   plan <- plan_private_path(problem)
+  problem <- plan$problem
   solver <- plan$solver
   by_radius <- plan$by_radius
   public_max <- plan$public_max

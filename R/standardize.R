@@ -10,32 +10,53 @@
 
 # The standardization releases take `standardize.budget` of the calibrated
 # Gaussian privacy (in GDP: of mu^2), split evenly between its groups
-# (quantile counts, moments); see share_factor() (R/scales.R).
+# (column ranges, moments); see share_factor() (R/scales.R).
 standardization_factors <- function(problem, path_releases) {
   plan <- problem$standardization
-  groups <- c(quantiles = plan$quantile_releases, moments = plan$moment_releases)
+  groups <- c(ranges = plan$range_releases, moments = plan$moment_releases)
   groups <- groups[groups > 0]
   share_factor(groups, problem$standardize.budget / length(groups), path_share(problem),
                path_releases)
 }
 
+# Bins per side of the range histograms (src/dpglmnet/histogram.h): the
+# centre bin spans 2^-20 ~ 1e-6 of the public half-width.
+histogram_levels <- 20L
+
 # What standardize = TRUE will do for this problem (public): NULL when off.
-# Dense x in a private fit is first clamped to its privately released 5% and
-# 95% quantiles (noisy-count bisection: a count's sensitivity is 1 whatever
-# the bounds, so heavy-tailed columns with crude public bounds get useful
-# scales; measured on California, Electricity and generated data, see
-# inst/bench/defaults.R); sparse x keeps its public bounds (clamping would
-# fill in its zeros) and is scaled, not centred.
+# In a private fit each column (and a gaussian y with y.bound) first gets a
+# clamp chosen from one noisy histogram of its values (histogram.h: a count
+# per log-spaced bin, L2 sensitivity sqrt(2) whatever the bounds), so crude
+# public bounds cost little and tight ones (0/1 dummies) are kept; then the
+# mean and second moment of the clamped column are released. Dense and
+# sparse x go through the same mechanism; sparse x is scaled, not centred,
+# and its clamp keeps 0. `ranges` is switched off by plan_standardization()
+# when the count noise would swamp the tails (public: from n and the noise).
 standardization_plan <- function(standardize, intercept, family, y.bound, sparse, p,
                                  epsilon) {
   if (!standardize) return(NULL)
   scale_y <- family == "gaussian" && !is.null(y.bound)
-  winsorize <- !sparse && is.finite(epsilon)
+  ranges <- is.finite(epsilon)
   columns <- p + scale_y
-  list(center_x = intercept && !sparse, scale_y = scale_y, winsorize = winsorize,
-       levels = c(0.05, 0.95), steps = 12L,
-       quantile_releases = if (winsorize) 2 * 12 * columns else 0,
-       moment_releases = 2 * columns)
+  list(center_x = intercept && !sparse, scale_y = scale_y, ranges = ranges,
+       sparse = sparse, levels = histogram_levels,
+       range_releases = if (ranges) columns else 0, moment_releases = 2 * columns)
+}
+
+# The public rule for releasing ranges at all: a histogram's counts have
+# noise sd sqrt(2) f z; when that is above n / 20 records the tails cannot be
+# told apart and the public bounds scale the columns instead, at no cost
+# (the moments then get the whole standardization budget). Returns the
+# problem with the plan updated, or unchanged.
+afford_standardization_ranges <- function(problem, z, path_releases) {
+  plan <- problem$standardization
+  if (is.null(plan) || !plan$ranges || !(z > 0)) return(problem)
+  f <- standardization_factors(problem, path_releases)
+  if (sqrt(2) * f[["ranges"]] * z <= problem$n / 20) return(problem)
+  plan$ranges <- FALSE
+  plan$range_releases <- 0
+  problem$standardization <- plan
+  problem
 }
 
 # The standardization releases, from public inputs only.
@@ -46,57 +67,69 @@ standardization_mechanisms <- function(problem, path_releases) {
   columns <- problem$p + plan$scale_y
   what <- if (plan$scale_y) "x and y" else "x"
   list(
-    if (plan$winsorize) {
-      mechanism(sprintf(paste("standardization: 5%% and 95%% quantiles of %s",
-                              "(noisy-count bisection, %d steps)"), what, plan$steps),
-                "gaussian", plan$quantile_releases, "1 (a count)", calibrated = TRUE,
-                factor = f[["quantiles"]])
+    if (plan$ranges) {
+      mechanism(sprintf(paste("standardization: ranges of %s (noisy histogram of %d",
+                              "log-spaced bins per column)"), what, 2L * plan$levels + 1L),
+                "gaussian", columns, "sqrt(2) (one record moves between two bins)",
+                calibrated = TRUE, factor = f[["ranges"]])
     },
     mechanism(sprintf("standardization: column means of clamped %s", what), "gaussian",
-              columns, "2 w_j / n (w_j: half-width of the clamp)", calibrated = TRUE,
+              columns, "2 w_j / n (2 w_j: width of the clamp)", calibrated = TRUE,
               factor = f[["moments"]]),
     mechanism(sprintf("standardization: column second moments of clamped %s", what),
-              "gaussian", columns, "w_j^2 / n", calibrated = TRUE,
-              factor = f[["moments"]])
+              "gaussian", columns, "r_j^2 / n (r_j: largest |value - shift| in the clamp)",
+              calibrated = TRUE, factor = f[["moments"]])
   )
 }
 
-# Releases the quantiles and moments of the columns of `x` (read clamped to
-# `bound`) at noise multipliers f_q z and f_m z (0: exact, epsilon = Inf):
-# list(lower, upper (the clamp; NULL when none), mean, sd).
-release_column_scales <- function(x, bound, plan, intercept, noise_quantiles,
-                                  noise_moments, rng) {
+# Releases the ranges and moments of the columns of `x` (read clamped to
+# [-bound, bound]) at noise multipliers f_r z and f_m z (0: exact, epsilon =
+# Inf): list(lower, upper (the clamp the solver reads; NULL when none),
+# mean, sd, constant (a spread that cannot be told from noise), at_bound
+# (most released counts in an outermost bin)).
+release_column_scales <- function(x, bound, plan, noise_ranges, noise_moments, rng) {
   n <- nrow(x)
   p <- ncol(x)
   secure <- rng == "secure"
-  lower <- upper <- NULL
-  mid <- rep(0, p)
-  w <- bound
-  if (plan$winsorize) {
-    q <- .column_quantiles_cpp(x, list(
+  bounded <- all(is.finite(bound))
+  lower <- if (bounded) -bound
+  upper <- if (bounded) bound
+  at_bound <- few_values <- rep(FALSE, p)
+  if (plan$ranges) {
+    r <- .column_ranges_cpp(x, list(
       transform = list(lower = -bound, upper = bound, center = NULL, scale = NULL),
-      search_bound = bound, levels = plan$levels, steps = plan$steps,
-      count_sd = noise_quantiles, seed = draw_seed(), secure = secure))
-    lower <- q$lower
-    upper <- pmax(q$upper, q$lower + 1e-6 * bound)
-    mid <- (lower + upper) / 2
-    w <- (upper - lower) / 2
+      lower = -bound, upper = bound, levels = plan$levels,
+      count_sd = sqrt(2) * noise_ranges, moment_noise = rep(noise_moments / n, p),
+      keep_zero = plan$sparse, seed = draw_seed(), secure = secure))
+    lower <- r$lower
+    upper <- r$upper
+    # released counts (post-processing): half of them in an outermost bin
+    outer <- pmax(r$counts[1L, ], r$counts[nrow(r$counts), ])
+    at_bound <- outer > n / 2
+    few_values <- r$constant
   }
-  # Noise sd = noise multiplier x replace-one sensitivity (2w/n, w^2/n);
-  # none at all for epsilon = Inf (where w may be infinite).
+  # Dense: moments about the clamp's midpoint, so values lie in [-w, w];
+  # sparse: about 0 (its implicit zeros are never shifted).
+  shift <- if (bounded && !plan$sparse) (lower + upper) / 2 else rep(0, p)
+  reach <- if (bounded) pmax(upper - shift, shift - lower) else rep(Inf, p)
+  # Noise sd = noise multiplier x replace-one sensitivity ((upper - lower) /
+  # n for a mean, reach^2 / n for a second moment); none for epsilon = Inf.
   noise_sd <- function(sensitivity) {
     if (noise_moments > 0) noise_moments * sensitivity else rep(0, p)
   }
-  second_noise <- noise_sd(w^2 / n)
+  second_noise <- noise_sd(reach^2 / n)
+  mean_noise <- noise_sd(if (bounded) (upper - lower) / n else rep(Inf, p))
   moments <- .column_moments_cpp(x, list(
-    transform = list(lower = if (all(is.finite(bound))) -bound,
-                     upper = if (all(is.finite(bound))) bound, center = NULL, scale = NULL),
-    mean_sd = noise_sd(2 * w / n),
-    second_sd = second_noise, lower = lower, upper = upper,
-    shift = if (plan$winsorize) mid, seed = draw_seed(), secure = secure))
-  scale <- standardization_scale(moments$mean, moments$second, w, 2 * second_noise)
-  list(lower = lower, upper = upper, mean = scale$mean + mid,
-       centred_second = scale$second, centred_mean = scale$mean, sd = scale$sd)
+    transform = list(lower = if (bounded) -bound, upper = if (bounded) bound,
+                     center = NULL, scale = NULL),
+    mean_sd = mean_noise,
+    second_sd = second_noise,
+    lower = if (!plan$sparse) lower, upper = if (!plan$sparse) upper,
+    shift = if (bounded && !plan$sparse) shift, seed = draw_seed(), secure = secure))
+  scale <- standardization_scale(moments$mean, moments$second, reach, second_noise,
+                                 mean_noise)
+  list(lower = lower, upper = upper, mean = scale$mean + shift, sd = scale$sd,
+       constant = scale$constant | few_values, at_bound = at_bound)
 }
 
 # Releases the standardization at noise level z (0: exact, epsilon = Inf)
@@ -110,35 +143,35 @@ standardize_problem <- function(problem, z, path_releases) {
   private <- is.finite(problem$epsilon)
   if (private && !(z > 0)) stop("internal error: a private standardization needs noise")
   f <- standardization_factors(problem, path_releases)
-  noise_q <- if (private && plan$winsorize) f[["quantiles"]] * z else 0
+  noise_r <- if (private && plan$ranges) f[["ranges"]] * z else 0
   noise_m <- if (private) f[["moments"]] * z else 0
-  # The noisy-count bisection looks for the 5% of records in each tail; with
-  # count noise above twice that many records the released ranges and scales
-  # are mostly noise (measured on n = 400: worse than predicting the mean at
-  # epsilon = 0.5). Public: the noise sd, n and the level.
-  if (plan$winsorize && noise_q > 2 * plan$levels[1] * problem$n) {
-    dpglmnet_warn(sprintf(paste(
-      "with %d records at epsilon = %s the private standardization is noisy",
-      "(count noise sd %.0f against %.0f records in each 5%% tail): the fit",
-      "may be far from a non-private one, even worse than predicting the mean.",
-      "More records or a larger epsilon help."), problem$n,
-      format(problem$epsilon), noise_q, plan$levels[1] * problem$n))
-  }
-  xs <- release_column_scales(problem$x, b, plan, problem$intercept, noise_q, noise_m,
-                              problem$rng)
+  xs <- release_column_scales(problem$x, b, plan, noise_r, noise_m, problem$rng)
   center <- if (plan$center_x) xs$mean else NULL
-  scale <- 1 / xs$sd
+  # A column whose released spread cannot be told from noise is constant for
+  # the fit (as glmnet treats a constant column): it is read as 0 (scale 0)
+  # and its coefficient is held at 0, so no noise is ever divided by a noisy
+  # scale on the way back.
+  scale <- ifelse(xs$constant, 0, 1 / xs$sd)
+  warn_constant_columns(xs, problem)
 
   y <- problem$y
   y_mean <- 0
   y_sd <- 1
   if (plan$scale_y) {
-    ys <- release_column_scales(matrix(y, ncol = 1L), problem$y.bound, plan,
-                                problem$intercept, noise_q, noise_m, problem$rng)
+    y_plan <- plan
+    y_plan$sparse <- FALSE
+    ys <- release_column_scales(matrix(y, ncol = 1L), problem$y.bound, y_plan,
+                                noise_r, noise_m, problem$rng)
     if (!is.null(ys$lower)) y <- pmin(pmax(y, ys$lower), ys$upper)
     y_mean <- if (problem$intercept) ys$mean else 0
     y_sd <- ys$sd
     y <- (y - y_mean) / y_sd
+    if (ys$at_bound || ys$constant) {
+      dpglmnet_warn(paste(
+        "most released counts of y lie at its public bound (or its released",
+        "spread cannot be told from noise): `y.bound` may be too small; y is",
+        "clamped to it, so the fit (and its intercept) cannot go beyond it."))
+    }
   }
   # On the standardized scale the data-fitting term is (1/s_y^2) times the
   # original one, so the original objective is kept with lambda' alpha' =
@@ -157,8 +190,8 @@ standardize_problem <- function(problem, z, path_releases) {
   # glmnet's standardized penalty: the standardized coefficients c_j =
   # b_j sd_j / s_y then lie in the ball of radius R / s_y.
   if (!is.null(problem$l1.radius)) scaled$l1.radius <- problem$l1.radius / y_sd
-  scaled$lower.limits <- problem$lower.limits / (y_sd * scale)
-  scaled$upper.limits <- problem$upper.limits / (y_sd * scale)
+  scaled$lower.limits <- ifelse(xs$constant, 0, problem$lower.limits / (y_sd * scale))
+  scaled$upper.limits <- ifelse(xs$constant, 0, problem$upper.limits / (y_sd * scale))
   # |x~_ij| <= max(|lower_j - c_j|, |upper_j - c_j|) s_j: the bound of the
   # transformed values (from released constants), for smoothness sources
   # that need one.
@@ -169,30 +202,54 @@ standardize_problem <- function(problem, z, path_releases) {
   # moments (post-processing): curvature (1/n) sum x~^2 = curvature s^2 E(x - c)^2,
   # which is curvature when centred (the variance is s^-2).
   mean_shift <- xs$mean - c0
-  scaled$standardized_smoothness <- problem$curvature * scale^2 *
-    (xs$sd^2 + mean_shift^2)
+  # (a constant column, read as 0, keeps the nominal curvature: its step is
+  # never taken, its coefficient is held at 0)
+  scaled$standardized_smoothness <- ifelse(xs$constant, problem$curvature,
+                                           problem$curvature * scale^2 *
+                                             (xs$sd^2 + mean_shift^2))
   scaled$standardization_result <- list(
     x_center = if (is.null(center)) rep(0, problem$p) else center, x_scale = scale,
     x_mean = xs$mean, x_sd = xs$sd, x_lower = xs$lower, x_upper = xs$upper,
+    x_constant = xs$constant,
     y_mean = y_mean, y_sd = y_sd, lambda_factor = k)
   scaled
 }
 
-# Post-processing of released moments into a mean and a standard deviation:
-# the mean clamped to [-b, b], the second moment to [0, b^2], and the
-# variance floored at `variance_floor` (twice the noise sd of the second
-# moment: a smaller variance cannot be told from noise, and an underestimated
-# scale makes the step 1 / M_j diverge), at 1e-8 b^2, and (exact moments of a
-# constant column) at 1e-12 times the second moment. As glmnet, the scale is
-# the standard deviation about the mean also without an intercept (then the
-# columns are scaled but not centred).
-standardization_scale <- function(mean, second, bound, variance_floor) {
-  mean <- pmin(pmax(mean, -bound), bound)
-  second <- pmin(pmax(second, 0), bound^2)
-  relative_floor <- ifelse(is.finite(bound), 1e-8 * bound^2, 0)
-  variance <- pmax(second - mean^2, variance_floor, relative_floor, 1e-12 * second,
-                   .Machine$double.xmin)
-  list(mean = mean, second = second, sd = sqrt(variance))
+# Post-processing of released moments (about a shift, values within
+# `reach` of it) into a mean, a standard deviation and whether the column is
+# constant: the mean clamped to [-reach, reach], the second moment to
+# [0, reach^2]. A variance at or below three times its noise sd (from the noise
+# of the second moment and of the mean) cannot be told from noise (exact moments: at or below 1e-12 of the
+# second moment, a constant column): the column is constant, and the scale
+# is never below that floor, so no coefficient is noise divided by a noisy
+# scale. As glmnet, the scale is the standard deviation about the mean also
+# without an intercept (then the columns are scaled but not centred).
+standardization_scale <- function(mean, second, reach, second_noise, mean_noise) {
+  mean <- pmin(pmax(mean, -reach), reach)
+  second <- pmin(pmax(second, 0), reach^2)
+  variance <- second - mean^2
+  # the noise sd of second - mean^2 (to first order in the mean's noise)
+  variance_noise <- sqrt(second_noise^2 + (2 * abs(mean) * mean_noise)^2)
+  floor <- pmax(3 * variance_noise, 1e-12 * second, .Machine$double.xmin)
+  list(mean = mean, second = second, sd = sqrt(pmax(variance, floor)),
+       constant = variance <= floor)
+}
+
+# One warning for the columns treated as constant, built from released
+# values only (their names are public schema).
+warn_constant_columns <- function(xs, problem) {
+  if (!any(xs$constant) || !is.finite(problem$epsilon)) return(invisible())
+  names <- problem$variable_names[xs$constant]
+  at_bound <- problem$variable_names[xs$constant & xs$at_bound]
+  shown <- function(v) paste0(paste(utils::head(v, 8), collapse = ", "),
+                              if (length(v) > 8) sprintf(" and %d more", length(v) - 8) else "")
+  dpglmnet_warn(paste0(sprintf(paste(
+    "%d column(s) (%s): the released spread cannot be told from the noise, so",
+    "they are treated as constant (coefficient 0, as glmnet does for constant",
+    "columns)."), length(names), shown(names)),
+    if (length(at_bound)) sprintf(paste(
+      " Most released values of %s lie at the public bound: `x.bounds` may be",
+      "too small for them."), shown(at_bound)) else ""))
 }
 
 # The path of the standardized problem on the original scale: b_j = s_y s_j

@@ -240,15 +240,15 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// column_quantiles_cpp
-List column_quantiles_cpp(SEXP x, List settings);
-RcppExport SEXP _dpglmnet_column_quantiles_cpp(SEXP xSEXP, SEXP settingsSEXP) {
+// column_ranges_cpp
+List column_ranges_cpp(SEXP x, List settings);
+RcppExport SEXP _dpglmnet_column_ranges_cpp(SEXP xSEXP, SEXP settingsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
     Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
-    rcpp_result_gen = Rcpp::wrap(column_quantiles_cpp(x, settings));
+    rcpp_result_gen = Rcpp::wrap(column_ranges_cpp(x, settings));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -478,7 +478,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_dpscd_step_cpp", (DL_FUNC) &_dpglmnet_dpscd_step_cpp, 3},
     {"_dpglmnet_column_moments_cpp", (DL_FUNC) &_dpglmnet_column_moments_cpp, 2},
     {"_dpglmnet_report_noisy_max_cpp", (DL_FUNC) &_dpglmnet_report_noisy_max_cpp, 2},
-    {"_dpglmnet_column_quantiles_cpp", (DL_FUNC) &_dpglmnet_column_quantiles_cpp, 2},
+    {"_dpglmnet_column_ranges_cpp", (DL_FUNC) &_dpglmnet_column_ranges_cpp, 2},
     {"_dpglmnet_magnitude_quantiles_cpp", (DL_FUNC) &_dpglmnet_magnitude_quantiles_cpp, 3},
     {"_dpglmnet_nonfinite_kind_cpp", (DL_FUNC) &_dpglmnet_nonfinite_kind_cpp, 1},
     {"_dpglmnet_minibatches_cpp", (DL_FUNC) &_dpglmnet_minibatches_cpp, 4},

@@ -10,6 +10,7 @@
 #include "dpglmnet/dpcd.h"
 #include "dpglmnet/dpscd.h"
 #include "dpglmnet/dpsgd.h"
+#include "dpglmnet/histogram.h"
 #include "dpglmnet/magnitude_quantiles.h"
 #include "dpglmnet/noisy_max.h"
 #include "dpglmnet/path.h"
@@ -246,22 +247,45 @@ IntegerVector report_noisy_max_cpp(NumericVector utility, List settings) {
   return out;
 }
 
-// Private column quantiles by noisy-count bisection (standardize.h).
-// [[Rcpp::export(.column_quantiles_cpp)]]
-List column_quantiles_cpp(SEXP x, List settings) {
+// Private column ranges for standardization (histogram.h): one noisy
+// histogram per column (replace-one L2 sensitivity sqrt(2)), then the clamp
+// chosen from it (post-processing). Returns the released counts (p x bins,
+// column-major by column of x) and the chosen clamps.
+// [[Rcpp::export(.column_ranges_cpp)]]
+List column_ranges_cpp(SEXP x, List settings) {
   clear_avx_upper_state();
   dpglmnet::RandomSource rng = make_random_source(settings);
-  NumericVector bound = setting(settings, "search_bound");
-  NumericVector levels = setting(settings, "levels");
+  NumericVector lower = setting(settings, "lower"), upper = setting(settings, "upper");
+  NumericVector moment_noise = setting(settings, "moment_noise");
+  const int levels = integer(settings, "levels");
+  const double count_sd = number(settings, "count_sd");
+  const bool keep_zero = flag(settings, "keep_zero");
   return with_design(x, setting(settings, "transform"), [&](const auto& design) -> SEXP {
-    if (bound.size() != design.cols() || levels.size() != 2)
-      Rcpp::stop("internal error: one search bound per column and two levels are needed");
-    NumericVector lower(design.cols()), upper(design.cols());
-    dpglmnet::private_column_quantiles(design, bound.begin(), levels[0], levels[1],
-                                       integer(settings, "steps"),
-                                       number(settings, "count_sd"), rng, lower.begin(),
-                                       upper.begin());
-    return List::create(Named("lower") = lower, Named("upper") = upper);
+    const int p = design.cols(), bins = 2 * levels + 1;
+    if (lower.size() != p || upper.size() != p || moment_noise.size() != p || levels < 1 ||
+        levels > 60 || !(count_sd >= 0.0))
+      Rcpp::stop("internal error: invalid histogram settings");
+    for (int j = 0; j < p; ++j)
+      if (!(lower[j] < upper[j]) || !std::isfinite(lower[j]) || !std::isfinite(upper[j]))
+        Rcpp::stop("internal error: a histogram needs a finite interval per column");
+    const std::vector<double> counts = dpglmnet::private_column_histograms(
+        design, lower.begin(), upper.begin(), levels, count_sd, rng);
+    NumericMatrix released(bins, p);
+    NumericVector clamp_lower(p), clamp_upper(p);
+    LogicalVector constant(p);
+    for (int j = 0; j < p; ++j) {
+      const double* c = &counts[static_cast<std::size_t>(j) * bins];
+      std::copy(c, c + bins, released.begin() + static_cast<std::size_t>(j) * bins);
+      const std::vector<double> edges = dpglmnet::histogram_edges(
+          dpglmnet::histogram_frame(lower[j], upper[j]), levels);
+      const dpglmnet::ClampChoice k =
+          dpglmnet::choose_clamp(c, edges, levels, count_sd, moment_noise[j], keep_zero);
+      clamp_lower[j] = std::max(edges[k.lower_edge], lower[j]);
+      clamp_upper[j] = std::min(edges[k.upper_edge], upper[j]);
+      constant[j] = k.constant;
+    }
+    return List::create(Named("counts") = released, Named("lower") = clamp_lower,
+                        Named("upper") = clamp_upper, Named("constant") = constant);
   });
 }
 

@@ -58,43 +58,6 @@ ColumnMoments private_column_moments(const Design& x, const double* mean_sd,
   return out;
 }
 
-// Private quantiles of each column at levels level_lower < level_upper by
-// noisy-count bisection (the quantile clamp of private standardization):
-// both searches start on [-bound_j, bound_j] (the values as read through the
-// design, clamped to the public bounds) and take `steps` halvings; each step
-// releases, for each search, the count #{i : x_ij <= t} + N(0, count_sd^2).
-// Replacing one record changes a count by at most 1 (its replace-one
-// sensitivity), whatever the bounds, so 2 * steps * p Gaussian releases of
-// sensitivity 1. The implicit zeros of sparse x are counted.
-template <class Design>
-void private_column_quantiles(const Design& x, const double* bound, double level_lower,
-                              double level_upper, int steps, double count_sd,
-                              RandomSource& rng, double* lower, double* upper) {
-  const int n = x.rows(), p = x.cols();
-  for (int j = 0; j < p; ++j) {
-    double a[2] = {-bound[j], -bound[j]}, b[2] = {bound[j], bound[j]};
-    const double target[2] = {level_lower * n, level_upper * n};
-    for (int s = 0; s < steps; ++s) {
-      const double t[2] = {0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1])};
-      double below[2] = {0.0, 0.0};
-      int stored = 0;
-      x.for_each_in_column(j, [&](int, double v) {
-        ++stored;
-        below[0] += v <= t[0];
-        below[1] += v <= t[1];
-      });
-      for (int k = 0; k < 2; ++k) {
-        if (0.0 <= t[k]) below[k] += n - stored;  // implicit zeros (sparse)
-        const double noisy = below[k] + (count_sd > 0.0 ? count_sd * rng.gaussian() : 0.0);
-        if (noisy < target[k]) a[k] = t[k];
-        else b[k] = t[k];
-      }
-    }
-    lower[j] = 0.5 * (a[0] + b[0]);
-    upper[j] = 0.5 * (a[1] + b[1]);
-  }
-}
-
 }  // namespace dpglmnet
 
 #endif  // DPGLMNET_STANDARDIZE_H

@@ -107,11 +107,14 @@ test_that("set.seed reproduces a DP-SGD fit, dense and sparse, and different see
     expect_identical(a$beta, fit_once(x, 21)$beta)
     expect_identical(a$a0, fit_once(x, 21)$a0)
     expect_identical(a$lambda, fit_once(x, 21)$lambda)
-    expect_false(identical(a$beta, fit_once(x, 22)$beta))
+    # (at n = 200 every column may be released as constant: compare the
+    # whole fit)
+    b <- fit_once(x, 22)
+    expect_false(identical(list(a$beta, a$a0), list(b$beta, b$a0)))
   }
   s1 <- fit_once(d$x, 1, rng = "secure")
   s2 <- fit_once(d$x, 1, rng = "secure")
-  expect_false(identical(s1$beta, s2$beta))
+  expect_false(identical(list(s1$beta, s1$a0), list(s2$beta, s2$a0)))
   expect_identical(s1$privacy$rng, "secure")
 })
 

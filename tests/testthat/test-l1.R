@@ -209,10 +209,10 @@ test_that("the path object: radius in lambda, print, coef/predict interpolate on
   pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_silent(plot(fit))
-  # The default grid: nlambda radii, geometric from lambda.min.ratio (0.01)
-  # sqrt(p) up to sqrt(p) (unstandardized).
+  # The default grid: nlambda radii, geometric from lambda.min.ratio (1e-4
+  # when n > p, as glmnet) sqrt(p) up to sqrt(p) (unstandardized).
   default <- dpglmnet(d$x, d$y, solver = "nmd", epsilon = 1, passes = 1, nlambda = 4)
-  expect_equal(default$lambda, sqrt(5) * exp(seq(log(0.01), 0, length.out = 4)))
+  expect_equal(default$lambda, sqrt(5) * exp(seq(log(1e-4), 0, length.out = 4)))
 })
 
 test_that("bad inputs to the l1 solvers are classed errors naming the argument", {

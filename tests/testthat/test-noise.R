@@ -44,7 +44,9 @@ test_that("set.seed reproduces a fit and different seeds differ", {
   a <- fit_once(11); b <- fit_once(11); c <- fit_once(12)
   expect_identical(a$beta, b$beta)
   expect_identical(a$lambda, b$lambda)
-  expect_false(identical(a$beta, c$beta))
+  # (at n = 150 the columns may all be released as constant: compare the
+  # whole fit)
+  expect_false(identical(list(a$beta, a$a0), list(c$beta, c$a0)))
   for (sel in c("random", "cyclic")) {
     expect_identical(fit_once(5, selection = sel)$beta,
                      fit_once(5, selection = sel)$beta)
@@ -53,6 +55,6 @@ test_that("set.seed reproduces a fit and different seeds differ", {
   s1 <- dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 10, rng = "secure")
   set.seed(1)
   s2 <- dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 10, rng = "secure")
-  expect_false(identical(s1$beta, s2$beta))
+  expect_false(identical(list(s1$beta, s1$a0), list(s2$beta, s2$a0)))
   expect_identical(s1$privacy$rng, "secure")
 })

@@ -50,10 +50,11 @@ test_that("the standardization releases are in the ledger and add up by hand", {
   m <- led$mechanisms
   expect_true(all(m$type == "gaussian"))  # no Laplace: smoothness is free
   expect_identical(fit$settings$smoothness, "standardized")
-  quantiles <- grepl("quantiles", m$mechanism)
+  ranges <- grepl("ranges", m$mechanism)
   moments <- grepl("means|second moments", m$mechanism)
   path <- grepl("DP-CD", m$mechanism)
-  expect_equal(m$count[quantiles], 2 * 12 * 7)  # 2 levels x 12 steps x (x and y)
+  expect_equal(m$count[ranges], 7)  # one histogram per column of x and y
+  expect_equal(m$sensitivity[ranges], "sqrt(2) (one record moves between two bins)")
   expect_equal(sum(m$count[moments]), 2 * 7)
   expect_equal(m$count[path], 4 * 3 * 7)
   expect_false(any(grepl("lambda_max", m$mechanism)))  # public after standardizing
@@ -63,29 +64,69 @@ test_that("the standardization releases are in the ledger and add up by hand", {
   expect_equal(led$epsilon, 1, tolerance = 1e-8)
   # the standardization takes 30% of mu^2, split evenly
   share <- function(rows) sum(m$count[rows] / m$noise_multiplier[rows]^2) / mu^2
-  expect_equal(share(quantiles), 0.15, tolerance = 1e-10)
+  expect_equal(share(ranges), 0.15, tolerance = 1e-10)
   expect_equal(share(moments), 0.15, tolerance = 1e-10)
 })
 
-test_that("released quantiles and scales are close to the data's with a large budget", {
+test_that("released clamps hold the data and scales are close with a large budget", {
   d <- scaled_data(n = 20000, seed = 3)
   x.bounds <- 2 * apply(abs(d$x), 2, max)
   fit <- suppressWarnings(dpglmnet(d$x, d$y, epsilon = 50, x.bounds = x.bounds,
                                    y.bound = 2 * max(abs(d$y)), lambda = 0.01),
                           classes = "dpglmnet_warning")
   r <- fit$settings$standardization
-  q <- apply(d$x, 2, quantile, c(0.05, 0.95))
-  spread <- q[2, ] - q[1, ]
-  expect_true(all(abs(r$x_lower - q[1, ]) < 0.01 * spread))
-  expect_true(all(abs(r$x_upper - q[2, ]) < 0.01 * spread))
+  # the clamp is a pair of histogram edges holding (nearly) all records, at
+  # most a factor 2 beyond them on each side (log-spaced bins)
+  inside <- colMeans(d$x >= rep(r$x_lower, each = 20000) & d$x <= rep(r$x_upper, each = 20000))
+  expect_true(all(inside > 0.995))
   clamped <- pmin(pmax(d$x, rep(r$x_lower, each = 20000)), rep(r$x_upper, each = 20000))
   expect_equal(r$x_sd, apply(clamped, 2, function(v) sqrt(mean((v - mean(v))^2))),
-               tolerance = 0.01)
+               tolerance = 0.02)
+  expect_false(any(r$x_constant))
   # coefficients come back on the original scale: predictions track y
   truth <- drop(d$x %*% c(1, 0.1, 5, 0, 0, 0.01))
   expect_gt(cor(drop(predict(fit, d$x)), d$y), 0.95 * cor(truth, d$y))
-  # predict() clamps new records to the released ranges
+  # predict() is the linear predictor of coef() inside the public bounds, and
+  # clamps new records to the public bounds only
+  inner <- d$x[1:5, ] * 1.5
+  expect_lt(max(abs(predict(fit, inner) - cbind(1, inner) %*% coef(fit))), 1e-8)
   far <- d$x[1:2, ] * 100
-  expect_equal(predict(fit, far), predict(fit, pmin(pmax(far, rep(r$x_lower, each = 2)),
-                                                     rep(r$x_upper, each = 2))))
+  expect_equal(predict(fit, far), predict(fit, pmin(pmax(far, rep(-x.bounds, each = 2)),
+                                                     rep(x.bounds, each = 2))))
+})
+
+test_that("constant and hidden columns get coefficient 0 and a warning, never a blow-up", {
+  set.seed(11)
+  n <- 10000
+  z <- matrix(rnorm(n * 3), n, 3)
+  off <- 3 + 0.1 * rnorm(n)          # outside its public bound of 1
+  x <- cbind("(Intercept)" = 1, z, off = off)
+  y <- drop(z %*% c(1, -1, 0.5)) + rnorm(n)
+  expect_warning(
+    fit <- dpglmnet(x, y, epsilon = 1, x.bounds = c(1, 5, 5, 5, 1), y.bound = 10,
+                    lambda = 0.01),
+    "treated as constant.*x.bounds. may be too small", class = "dpglmnet_warning")
+  b <- coef(fit)
+  expect_equal(as.numeric(b[c(2, 6), 1]), c(0, 0))  # the ones column and off
+  expect_true(all(fit$settings$standardization$x_constant[c(1, 5)]))
+  expect_lt(max(abs(as.numeric(b[3:5, 1]) - c(1, -1, 0.5))), 0.3)
+  # over many seeds, no coefficient of a rare dummy or mostly-zero count is
+  # absurd (|b_j| sd(x_j) > 10 sd(y))
+  worst <- 0
+  for (seed in 1:15) {
+    set.seed(seed)
+    n <- 8000
+    z <- matrix(rnorm(n * 2), n, 2)
+    d1 <- rbinom(n, 1, 0.01)
+    d3 <- rbinom(n, 1, 0.03)
+    counts <- ifelse(runif(n) < 0.97, 0, rpois(n, 3))
+    x <- cbind(z, d1, d3, counts)
+    y <- drop(z %*% c(1, -1)) + 5 * d1 + 2 * d3 + 0.5 * counts + rnorm(n)
+    fit <- suppressWarnings(dpglmnet(x, y, epsilon = 1, x.bounds = c(5, 5, 1, 1, 20),
+                                     y.bound = 2 * max(abs(y))),
+                            classes = "dpglmnet_warning")
+    beta <- as.matrix(fit$beta)
+    worst <- max(worst, abs(beta) * apply(x, 2, sd) / sd(y))
+  }
+  expect_lt(worst, 10)
 })
