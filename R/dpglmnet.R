@@ -341,8 +341,8 @@
 #' @param y.bound Public bound on \eqn{|y_i|} (gaussian), in \[1e-100,
 #'   1e100\]: `y` is clamped to it, so the fit models the clamped response
 #'   (an intercept cannot pass the bound). The fit warns when the released
-#'   mean of the clamped response is within 5% of the bound (unstandardized:
-#'   when the path's intercepts agree on a level within 10% of it).
+#'   ranges of y lie at the bound (standardized y) or the path's intercepts
+#'   agree on a level within 10% of it (otherwise).
 #' @param rng Noise source: `"seeded"` (default) draws from a fast generator
 #'   (xoshiro256++) seeded from R's RNG, so `set.seed()` reproduces a fit.
 #'   The price: anyone who can learn or guess R's seed (a published script,

@@ -225,12 +225,12 @@ diagnose_path <- function(fitted, lambda, problem, settings) {
 # `relative_noise` is the noise sd of the released second moments over
 # bound^2 (the noise multiplier of the ledger's second-moment rows times
 # their sensitivity, at most bound^2 / n), and nothing is said above 10%.
-# - `y.bound` (gaussian): the released mean of the clamped response (when
-#   the fit standardized y), within 5% of the bound; else the median of the
-#   released intercepts along the path, within 10% of the bound, when they
-#   agree (their median absolute deviation, a public estimate of their
-#   noise, at most 30% of the bound, and at least 3 of them in a private
-#   fit). Measured on N(0, 1) data with y.bound 6, epsilon = 1,
+# - `y.bound` (gaussian, when the fit did not standardize y: the private
+#   standardization of y says it from its own releases, R/standardize.R):
+#   the median of the released intercepts along the path, within 10% of the
+#   bound, when they agree (their median absolute deviation, a public
+#   estimate of their noise, at most 30% of the bound, and at least 3 of
+#   them in a private fit). Measured on N(0, 1) data with y.bound 6, epsilon = 1,
 #   unstandardized: the intercepts are noise of the size of the bound up to
 #   n = 100 (no warning in 40 fits), and the warning comes in 9 of 10 fits
 #   from n = 1000 when the response is at 1000.
@@ -251,26 +251,20 @@ diagnose_bounds <- function(path, settings, problem, ledger) {
   relative_noise <- if (is.finite(problem$epsilon) && any(moment_rows)) {
     max(rows$noise_multiplier[moment_rows]) / problem$n
   } else 0
-  if (problem$family == "gaussian" && !is.null(problem$y.bound) && problem$intercept) {
-    y_scaled <- !is.null(r) && !identical(r$y_sd, 1)
+  y_scaled <- !is.null(r) && !identical(r$y_sd, 1)
+  if (problem$family == "gaussian" && !is.null(problem$y.bound) && problem$intercept &&
+      !y_scaled) {
     a0 <- path$a0[is.finite(path$a0)]
-    if (y_scaled) {
-      centre <- r$y_mean
-      near <- relative_noise <= 0.1 && abs(centre) >= 0.95 * problem$y.bound
-    } else {
-      centre <- if (length(a0)) stats::median(a0) else NA_real_
-      near <- length(a0) >= (if (is.finite(problem$epsilon)) 3L else 1L) &&
-        abs(centre) >= 0.9 * problem$y.bound &&
-        stats::mad(a0) <= 0.3 * problem$y.bound
-    }
+    centre <- if (length(a0)) stats::median(a0) else NA_real_
+    near <- length(a0) >= (if (is.finite(problem$epsilon)) 3L else 1L) &&
+      abs(centre) >= 0.9 * problem$y.bound &&
+      stats::mad(a0) <= 0.3 * problem$y.bound
     if (isTRUE(near)) {
       dpglmnet_warn(sprintf(paste(
-        "`y.bound` may be too small: %s is %.4g, near the bound %g, so",
-        "many records were probably clamped to it. The fit models the clamped",
-        "response (its level cannot pass the bound); give a `y.bound` that covers",
-        "the response."),
-        if (y_scaled) "the released mean of the clamped response"
-        else "the median intercept along the path", centre, problem$y.bound))
+        "`y.bound` may be too small: the median intercept along the path is %.4g,",
+        "near the bound %g, so many records were probably clamped to it. The fit",
+        "models the clamped response (its level cannot pass the bound); give a",
+        "`y.bound` that covers the response."), centre, problem$y.bound))
     }
   }
   b <- problem$x.bounds
