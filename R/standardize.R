@@ -155,6 +155,11 @@ release_column_scales <- function(x, bound, plan, noise_ranges, noise_moments, r
     shift = if (bounded && !plan$sparse) shift, seed = draw_seed(), secure = secure))
   scale <- standardization_scale(moments$mean, moments$second, reach, second_noise,
                                  mean_noise)
+  if (!plan$ranges && bounded) {
+    # without histograms: nearly all of the released second moment at the
+    # bound, when its noise is small enough to say so (post-processing)
+    at_bound <- at_bound | (second_noise <= 0.1 * reach^2 & scale$second >= 0.9 * reach^2)
+  }
   list(lower = lower, upper = upper, mean = scale$mean + shift, sd = scale$sd,
        constant = scale$constant | few_values, at_bound = at_bound)
 }

@@ -21,3 +21,19 @@ expect_dpglmnet_error <- function(expr, argument) {
   expect_match(conditionMessage(err), argument, fixed = TRUE)
   invisible(err)
 }
+
+# `expr` without its dpglmnet warnings and messages (noise, defaults).
+muffle_dpglmnet_warnings <- function(expr) {
+  suppressMessages(withCallingHandlers(expr, dpglmnet_warning = function(w) {
+    invokeRestart("muffleWarning")
+  }))
+}
+# The messages of the dpglmnet warnings `expr` signals (its value dropped).
+dpglmnet_warnings <- function(expr) {
+  seen <- character(0)
+  withCallingHandlers(expr, dpglmnet_warning = function(w) {
+    seen <<- c(seen, conditionMessage(w))
+    invokeRestart("muffleWarning")
+  })
+  seen
+}

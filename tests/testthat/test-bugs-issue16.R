@@ -10,21 +10,6 @@ holds_any <- function(call, values) {
     (is.numeric(v) || is.matrix(v) || is.data.frame(v)) && any(unlist(v) %in% values)
   }, logical(1)))
 }
-# `expr` without its dpglmnet warnings and messages (noise, defaults).
-muffle_dpglmnet_warnings <- function(expr) {
-  suppressMessages(withCallingHandlers(expr, dpglmnet_warning = function(w) {
-    invokeRestart("muffleWarning")
-  }))
-}
-# The messages of the dpglmnet warnings `expr` signals (its value dropped).
-dpglmnet_warnings <- function(expr) {
-  seen <- character(0)
-  withCallingHandlers(expr, dpglmnet_warning = function(w) {
-    seen <<- c(seen, conditionMessage(w))
-    invokeRestart("muffleWarning")
-  })
-  seen
-}
 
 test_that("16.1: a fit made with do.call() keeps no record in its call", {
   d <- simulate_gaussian(n = 200, p = 3)
