@@ -142,7 +142,7 @@
 #' coef(cvrefit, s = "lambda.min")  # the refit's coefficients
 #' @export
 cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
-                        type.measure = c("default", "mse", "deviance", "class"),
+                        type.measure = c("default", "mse", "deviance", "class", "mae", "auc"),
                         validation.fraction = 0.2, loss.bound = NULL,
                         refit = FALSE, refit.budget = 0.5,
                         rng = c("seeded", "secure")) {
@@ -161,17 +161,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   response <- check_y(y, n, family$name)
   epsilon <- check_numeric(epsilon, "epsilon", lower = 0, lower_open = TRUE, finite = FALSE)
   delta <- check_numeric(delta, "delta", 0, 1, lower_open = TRUE, upper_open = TRUE)
-  type.measure <- check_choice(type.measure, c("default", "mse", "deviance", "class"),
-                               "type.measure")
-  if (type.measure == "default") {
-    type.measure <- if (family$name == "gaussian") "mse" else "deviance"
-  }
-  allowed <- if (family$name == "gaussian") "mse" else c("deviance", "class")
-  if (!type.measure %in% allowed) {
-    dpglmnet_abort("type.measure", sprintf("must be %s for family = \"%s\".",
-                                           paste0('"', allowed, '"', collapse = " or "),
-                                           family$name))
-  }
+  type.measure <- check_measure(type.measure, family$name)
   validation.fraction <- check_numeric(validation.fraction, "validation.fraction", 0, 1,
                                        lower_open = TRUE, upper_open = TRUE)
   held_out <- round(validation.fraction * n)
@@ -206,7 +196,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   budget <- if (refit) {
     refit_budget(x, y, x_plan, y_plan, arguments, epsilon, delta, refit.budget, rng)
   } else {
-    list(path = epsilon, choice_multiplier = pure_multiplier(epsilon))
+    list(path = epsilon, refit_rows = NULL)
   }
   planned <- planned_problem(x_plan, y_plan, c(arguments, list(
     epsilon = budget$path, delta = delta, rng = rng)))
@@ -230,7 +220,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
     fit <- if (isTRUE(planned$single_lambda)) single_lambda_fit(x, y, whole)
            else call_dpglmnet(x, y, whole)
     loss.bound <- NA_real_
-    chosen <- list(index = 1L, scale = NA_real_, row = NULL)
+    curve <- NULL
   } else {
     # The split: drawn from R's RNG, independently of the data.
     validation <- sort(sample.int(n, held_out))
@@ -241,45 +231,39 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
     if (is.null(loss.bound)) {
       loss.bound <- default_loss_bound(type.measure, fit, given("y.bound"))
     }
-    chosen <- if (length(fit$lambda) < 2L) {
+    loss.bound <- min(loss.bound, natural_loss_bound(type.measure, family))
+    curve <- if (length(fit$lambda) < 2L) {
       # (not expected: the plan above said the path has several lambdas)
       dpglmnet_warn(paste(
         "the path has a single lambda on this data: nothing to choose; the",
         "validation part is unused."))
       loss.bound <- NA_real_
-      list(index = 1L, scale = NA_real_, row = NULL)
+      NULL
     } else {
-      link <- predict(fit, x[validation, , drop = FALSE], type = "link")
-      loss <- validation_loss(type.measure, family, link, response$y[validation])
-      # A non-finite loss (a diverged path) counts as the bound: every
-      # record's contribution stays in [0, B], the sensitivity the noise is
-      # calibrated to.
-      loss[!is.finite(loss)] <- loss.bound
-      # The losses divided by B, each in [0, 1]: the summed utilities are
-      # finite (at least minus the number of validation records) whatever B,
-      # and have replace-one sensitivity 1. Gumbel scale b on them is the
-      # same mechanism as scale b B on the summed losses: (2 / b)-DP, b = 2 /
-      # epsilon without a refit.
-      utility <- -colSums(pmin(pmin(loss, loss.bound) / loss.bound, 1))
-      multiplier <- if (is.finite(epsilon)) budget$choice_multiplier else 0
-      index <- .report_noisy_max_cpp(utility, list(scale = multiplier, draws = 1L,
-                                                   seed = draw_seed(),
-                                                   secure = rng == "secure"))
-      list(index = index, scale = multiplier * loss.bound,
-           row = choice_mechanism(loss.bound, multiplier))
+      validation_curve(fit, x[validation, , drop = FALSE], response$y[validation],
+                       family, type.measure, loss.bound, budget$refit_rows,
+                       epsilon, delta, rng)
     }
   }
-  lambda.min <- fit$lambda[chosen$index]
+  summary <- if (is.null(curve)) {
+    single <- rep(NA_real_, length(fit$lambda))
+    list(cvm = single, cvsd = single, cvup = single, cvlo = single,
+         cvsd.sampling = single, cvsd.noise = NA_real_, index.min = 1L, index.1se = 1L,
+         rows = NULL)
+  } else {
+    curve
+  }
+  lambda.min <- fit$lambda[summary$index.min]
   refit_fit <- if (refit) {
     call_dpglmnet(x, y, c(refit_arguments(arguments, lambda.min, fit),
                           list(epsilon = budget$refit, delta = delta, rng = rng)))
   }
-  # The path reads the training part (part 1), the choice the validation
+  # The path reads the training part (part 1), the curve the validation
   # part (part 2), the refit every record (part 0). With nothing chosen the
   # validation part is unused and the path is marked as reading everything.
   privacy <- new_privacy_ledger(mechanism_table(c(
-    ledger_rows(fit$privacy, if (is.null(chosen$row)) 0L else 1L),
-    list(chosen$row),
+    ledger_rows(fit$privacy, if (is.null(summary$rows)) 0L else 1L),
+    summary$rows,
     if (refit) ledger_rows(refit_fit$privacy, 0L, "refit on all records: "))),
     0, epsilon, delta, rng)
   if (privacy$epsilon > epsilon) {
@@ -287,16 +271,46 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
                        "above the target %s; nothing is returned."),
                  format(privacy$epsilon, digits = 12), format(epsilon)), call. = FALSE)
   }
+  index <- c(min = summary$index.min, "1se" = summary$index.1se)
   structure(list(
-    lambda = fit$lambda, lambda.min = lambda.min,
-    index = matrix(chosen$index, dimnames = list("min", "Lambda")),
-    dpglmnet.fit = fit, nzero = stats::setNames(fit$df, names(fit$a0)),
-    name = c(mse = "Mean-Squared Error", deviance = "Binomial Deviance",
-             class = "Misclassification Error")[[type.measure]],
+    lambda = fit$lambda, cvm = summary$cvm, cvsd = summary$cvsd, cvup = summary$cvup,
+    cvlo = summary$cvlo, nzero = stats::setNames(fit$df, names(fit$a0)),
+    call = call, name = stats::setNames(cv_measure_name(type.measure, family$name),
+                                        type.measure),
+    dpglmnet.fit = fit, lambda.min = lambda.min, lambda.1se = fit$lambda[index[["1se"]]],
+    index = matrix(index, dimnames = list(names(index), "Lambda")),
+    cvsd.sampling = summary$cvsd.sampling, cvsd.noise = summary$cvsd.noise,
     type.measure = type.measure, validation = validation, loss.bound = loss.bound,
-    selection.scale = chosen$scale, refit = refit_fit,
-    refit.budget = if (refit) refit.budget, privacy = privacy, call = call
+    refit = refit_fit, refit.budget = if (refit) refit.budget, privacy = privacy
   ), class = "cv.dpglmnet")
+}
+
+# The private validation curve (see the Privacy section of ?cv.dpglmnet):
+# the per-record losses of the validation records along the released path,
+# the curve's noise calibrated so that the validation part (with the
+# refit's rows of part 0, if any) spends at most epsilon at delta, its
+# release, and its summary (cvm, cvsd, lambda.min, lambda.1se) with the
+# ledger rows.
+validation_curve <- function(fit, x_val, y_val, family, type.measure, loss.bound,
+                             refit_rows, epsilon, delta, rng) {
+  K <- length(fit$lambda)
+  n_val <- nrow(x_val)
+  second <- type.measure != "class"
+  rows <- curve_mechanisms(K, n_val, loss.bound, second)
+  # the same calibration as every fit's: the smallest noise level for which
+  # this part spends at most the target (public: K, n_val, B, the budget)
+  z <- calibrate_noise(mechanism_table(c(refit_rows, rows)), epsilon, delta)
+  link <- predict(fit, x_val, type = "link")
+  released <- release_curve(validation_loss(type.measure, family, link, y_val),
+                            loss.bound, z, second, rng)
+  rows <- lapply(rows, function(row) {
+    row$noise_multiplier <- if (is.finite(epsilon)) row$factor * z else 0
+    row$calibrated <- FALSE
+    row
+  })
+  c(curve_summary(released, loss.bound, n_val, type.measure, fit$lambda,
+                  is_radius_path(fit)),
+    list(rows = rows, z = z))
 }
 
 # The arguments in `...` go to dpglmnet(): named, and its own (not x, y or
@@ -365,23 +379,6 @@ refit_arguments <- function(arguments, lambda.min, path) {
   arguments
 }
 
-# The noise multiplier b of report-noisy-max that spends epsilon (2 / b),
-# rounded up so that the ledger's 2 / b is never above epsilon.
-pure_multiplier <- function(epsilon) {
-  if (!is.finite(epsilon)) return(0)
-  b <- 2 / epsilon
-  while (2 / b > epsilon) b <- b * (1 + .Machine$double.eps)
-  b
-}
-
-# The report-noisy-max row of the ledger, on the validation part (part 2).
-choice_mechanism <- function(loss.bound, multiplier, calibrated = FALSE) {
-  mechanism("choice of lambda: report-noisy-max of clipped validation losses",
-            "exponential", 1, sprintf("B = %s (summed clipped loss)",
-                                      format(signif(loss.bound, 4))),
-            noise_multiplier = multiplier, calibrated = calibrated, part = 2L)
-}
-
 # The rows of a fit's ledger as rows of the procedure's ledger: at the noise
 # they ran with (no longer calibrated), reading part `part` (0: every
 # record, 1: the training part), their names prefixed.
@@ -394,14 +391,15 @@ ledger_rows <- function(ledger, part, prefix = "") {
 }
 
 # The budget of each release with a refit (see the Privacy section of
-# ?cv.dpglmnet): the targets the refit and the path are fitted to and the
-# choice's noise multiplier, such that max(refit + path, refit + choice) is
-# at most epsilon at delta. Everything here depends on public inputs only:
+# ?cv.dpglmnet): the targets the refit and the path are fitted to, such
+# that refit + path spends at most epsilon at delta, and the refit's
+# ledger rows (the curve is calibrated beside them so that refit + curve
+# does too). Everything here depends on public inputs only:
 # the ledgers a fit will have follow from n, p and the arguments.
 refit_budget <- function(x, y, x_train, y_train, arguments, epsilon, delta,
                          refit.budget, rng) {
   if (!is.finite(epsilon)) {
-    return(list(refit = Inf, path = Inf, choice_multiplier = 0))
+    return(list(refit = Inf, path = Inf, refit_rows = NULL))
   }
   with_budget <- function(arguments, e) c(arguments, list(epsilon = e, delta = delta, rng = rng))
   path_plan <- planned_problem(x_train, y_train, with_budget(arguments, epsilon))
@@ -423,11 +421,9 @@ refit_budget <- function(x, y, x_train, y_train, arguments, epsilon, delta,
   # the two calibrations cannot tip it over): exact when all is Gaussian.
   start <- .gdp_epsilon_cpp(sqrt(1 - refit.budget) * mu * (1 - 1e-7), delta)
   path_epsilon <- largest_admissible(total_with_path, start, epsilon)
-  # The choice: the smallest noise for which refit + choice spends epsilon.
-  choice_multiplier <- calibrate_noise(mechanism_table(c(
-    refit_rows, list(choice_mechanism(NA_real_, NA_real_, calibrated = TRUE)))),
-    epsilon, delta)
-  list(refit = refit_epsilon, path = path_epsilon, choice_multiplier = choice_multiplier)
+  # (the curve's noise is calibrated with the refit's rows once the path is
+  # released and its number of lambdas known: see validation_curve())
+  list(refit = refit_epsilon, path = path_epsilon, refit_rows = refit_rows)
 }
 
 # The largest e in (0, upper] with total(e) <= upper, total increasing in
@@ -513,103 +509,4 @@ planned_ledger <- function(problem) {
 
 subset_response <- function(y, index) {
   if (is.matrix(y)) y[index, , drop = FALSE] else y[index]
-}
-
-# Per-record validation losses (records x lambdas), before clipping.
-validation_loss <- function(type.measure, family, link, y) {
-  switch(type.measure,
-    mse = (y - link)^2,
-    deviance = 2 * family$loss(link, y),
-    class = ((link > 0) != (y > 0.5)) * 1
-  )
-}
-
-default_loss_bound <- function(type.measure, fit, y.bound) {
-  switch(type.measure,
-    mse = {
-      y_sd <- fit$settings$standardization$y_sd
-      # Released (private) scale of y when the path standardized it.
-      bound <- if (!is.null(y_sd) && !identical(y_sd, 1)) (2 * y_sd)^2 else y.bound^2
-      min(bound, max_loss_bound)
-    },
-    deviance = 2 * log(20),
-    class = 1
-  )
-}
-
-#' @export
-print.cv.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
-  cat("\nCall: ", deparse(x$call), "\n\n")
-  cat("Privacy:", format_privacy_line(x$privacy), "\n")
-  if (is.na(x$selection.scale)) {
-    cat("The budget afforded a single lambda on this data: nothing was chosen.\n")
-    cat(if (length(x$validation)) "The validation part was unused.\n\n"
-        else sprintf("Fitted on all %d records, without a validation split.\n\n",
-                     x$dpglmnet.fit$nobs))
-  } else {
-    cat(sprintf("Measure: %s (per-record loss clipped at %s), chosen privately on %d\n",
-                x$name, format(signif(x$loss.bound, digits)), length(x$validation)))
-    cat("validation records; no validation curve is released.\n\n")
-  }
-  chosen <- data.frame(Lambda = signif(x$lambda.min, digits), Index = x$index[1L],
-                       Nonzero = x$nzero[x$index[1L]], row.names = "min")
-  # l1-ball solvers: the chosen value is a radius (stored in lambda.min).
-  if (is_radius_path(x$dpglmnet.fit)) names(chosen)[1L] <- "Radius"
-  print(chosen)
-  if (!is.null(x$refit)) {
-    cat(sprintf(paste0(
-      "\nRefit on all %d records at the chosen %s (%s of mu^2 of the budget, composed\n",
-      "sequentially with the path and the choice): %d nonzero; coef() and predict()\n",
-      "at s = \"lambda.min\" use it.\n"),
-      x$refit$nobs, if (is_radius_path(x$refit)) "radius" else "lambda",
-      format(x$refit.budget), x$refit$df[1L]))
-  }
-  invisible(x)
-}
-
-# The fit and the value of lambda that `s` designates: "lambda.min" is the
-# private choice, on the refit when there is one; numeric values of lambda
-# interpolate the path.
-cv_target <- function(object, s) {
-  if (is.character(s)) {
-    check_choice(s, "lambda.min", "s")
-    fit <- if (is.null(object$refit)) object$dpglmnet.fit else object$refit
-    return(list(fit = fit, s = object$lambda.min))
-  }
-  list(fit = object$dpglmnet.fit, s = check_s(s))
-}
-
-#' Coefficients, predictions and plot of a cv.dpglmnet fit
-#'
-#' As glmnet's methods for `cv.glmnet`: `s = "lambda.min"` (the default) is
-#' the privately chosen lambda; numeric `s` interpolates the path. With a
-#' refit (`cv.dpglmnet(refit = TRUE)`), `s = "lambda.min"` uses the refit on
-#' all records, and numeric `s` (even equal to `lambda.min`) the path fitted
-#' on the training part. All of it is post-processing of the released path,
-#' choice and refit.
-#' @param object,x A `"cv.dpglmnet"` fit.
-#' @param s `"lambda.min"` or values of lambda.
-#' @param newx,... As in [predict.dpglmnet()] (`type` among `...`); `...` of
-#'   `plot` go to [plot.dpglmnet()].
-#' @return As the methods of `"dpglmnet"` fits; `plot` returns `x`
-#'   invisibly.
-#' @export
-coef.cv.dpglmnet <- function(object, s = "lambda.min", ...) {
-  target <- cv_target(object, s)
-  coef(target$fit, s = target$s)
-}
-
-#' @rdname coef.cv.dpglmnet
-#' @export
-predict.cv.dpglmnet <- function(object, newx, s = "lambda.min", ...) {
-  target <- cv_target(object, s)
-  predict(target$fit, newx, s = target$s, ...)
-}
-
-#' @rdname coef.cv.dpglmnet
-#' @export
-plot.cv.dpglmnet <- function(x, ...) {
-  plot(x$dpglmnet.fit, ...)
-  graphics::abline(v = log(x$lambda.min), lty = 3)
-  invisible(x)
 }
