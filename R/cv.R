@@ -1,39 +1,71 @@
-#' Private choice of lambda: the counterpart of cv.glmnet
+#' Private cross-validation curve and choice of lambda: the counterpart of cv.glmnet
 #'
 #' Splits the records once, at random and independently of the data, into a
 #' training part and a validation part; fits the private path of
-#' [dpglmnet()] on the training part; and chooses lambda on the validation
-#' part with the exponential mechanism (report-noisy-max with Gumbel noise)
-#' on a bounded per-record validation loss. With `refit = TRUE` it then fits
-#' [dpglmnet()] once more, on all the records at the chosen lambda, with its
-#' own share of the budget.
+#' [dpglmnet()] on the training part; and releases the validation curve, the
+#' mean of a bounded per-record validation loss at every lambda of the path,
+#' with Gaussian noise. `cvm`, `cvsd`, `lambda.min` and `lambda.1se` are
+#' read from the released curve, as glmnet's `cv.glmnet()` reads them from
+#' its folds, and `plot()` draws it. With `refit = TRUE` it then fits
+#' [dpglmnet()] once more, on all the records at `lambda.min`, with its own
+#' share of the budget.
 #'
 #' The path is planned first, from public inputs only (n, p, the budget and
 #' the arguments). When the training part would get a single lambda (the
 #' automatic schedule's choice for a small budget or few records, see
 #' `nlambda` in [dpglmnet()], or `nlambda = 1`, or one l1 radius), there is
-#' nothing to choose: no split is drawn, nothing is chosen or refitted, and
-#' the path is fitted at that one lambda on all the records with the whole
-#' budget, with a warning. `lambda.min` is then that lambda, `validation` is
-#' empty and the ledger has no validation row.
+#' nothing to choose: no split is drawn, no curve is released, nothing is
+#' refitted, and the path is fitted at that one lambda on all the records
+#' with the whole budget, with a warning. `lambda.min` and `lambda.1se` are
+#' then that lambda, `cvm` and `cvsd` are `NA`, `validation` is empty and
+#' the ledger has no validation row.
+#'
+#' @section The curve and what is read from it:
+#' For each of the K values of lambda, the curve is the mean over the
+#' \eqn{n_v} validation records of the per-record loss clipped to
+#' \eqn{[0, B]} (`loss.bound`). Replacing one validation record moves each
+#' of the K means by at most \eqn{B/n_v}, so the vector of K means has
+#' replace-one L2 sensitivity \eqn{\sqrt{K} B / n_v}; it is released with
+#' Gaussian noise of sd \eqn{z \sqrt{K} B / n_v} (`cvsd.noise`), and, in
+#' the same release, the K means of the squared clipped losses
+#' (sensitivity \eqn{\sqrt{K} B^2 / n_v}, noise 3 times larger relative to
+#' it: they only feed `cvsd`). For `type.measure = "class"` the loss takes
+#' two values, its variance follows from its mean and no squares are
+#' released. Everything after the release is post-processing:
+#' * `cvm`: the released means, clamped to \eqn{[0, B]};
+#' * `cvsd`: \eqn{\sqrt{v / n_v + \sigma^2}}, with \eqn{v} the per-record
+#'   variance from the released squares (clamped between 0 and
+#'   \eqn{cvm (B - cvm)}, the largest variance of a loss in \eqn{[0, B]}
+#'   with that mean) and \eqn{\sigma} = `cvsd.noise`, the sd of the DP noise
+#'   on `cvm`: the standard error of `cvm` as an estimate of the expected
+#'   clipped loss counts both the sampling of the validation records and the
+#'   noise. Its parts are returned as `cvsd.sampling` and `cvsd.noise`;
+#' * `lambda.min`: the (most regularized) lambda minimising `cvm`;
+#'   `lambda.1se`: the largest lambda whose `cvm` is at most `cvm + cvsd` at
+#'   `lambda.min` (glmnet's rule; with the noise in `cvsd` the band is wider
+#'   where the noise dominates, which is honest: there the curve cannot tell
+#'   the lambdas apart). For the l1-ball solvers, whose path is over
+#'   increasing radii, "most regularized" is the smallest radius.
+#'
+#' Before the curve was released (issue 18) the choice was report-noisy-max (the exponential
+#' mechanism) on the summed clipped losses, with no curve. At equal budget
+#' the argmin of the released curve chose as well (held-out error, paired
+#' over 80 splits of California and Electricity at epsilon 1 and 0.5: better
+#' 37 times, worse 31; `inst/bench/cv_curve.R`), and the curve also gives
+#' `cvsd` and `lambda.1se`, so it replaced the noisy max.
 #'
 #' @section Privacy:
 #' A record is in one part only and the split does not depend on the data,
 #' so the two releases compose in parallel: replacing one record changes
 #' either the path (which, without a refit, spends at most `epsilon`,
-#' `delta`) or the choice (which is then `epsilon`-DP), never both. The
-#' total is the larger of the two, not their sum: the ledger (`$privacy`)
-#' lists both with their `part` and computes the maximum. (Parallel
-#' composition also holds when, as here, the choice uses the released
-#' path.)
-#'
-#' The choice maximises \eqn{-\sum_{i \in V} \min(\ell_i(\lambda), B)} plus
-#' Gumbel noise of scale \eqn{2B/\epsilon_c}: replacing one validation
-#' record changes each summed loss by at most \eqn{B}, its replace-one
-#' sensitivity, so the choice is \eqn{\epsilon_c}-DP (McSherry & Talwar
-#' 2007), with \eqn{\epsilon_c} = `epsilon` without a refit. No validation
-#' curve is returned: releasing one would cost more budget, and
-#' `lambda.1se` (which needs the curve's standard errors) is not offered.
+#' `delta`) or the curve (calibrated, by the same accountant as every fit,
+#' to spend at most `epsilon` at `delta`), never both. The total is the
+#' larger of the two, not their sum: the ledger (`$privacy`) lists both
+#' with their `part` and computes the maximum. (Parallel composition also
+#' holds when, as here, the curve uses the released path.) The curve's noise
+#' depends on public inputs only: K (the path's length, released), \eqn{n_v}
+#' (from n and `validation.fraction`), \eqn{B} (public, or post-processing
+#' of the path's releases) and the budget.
 #'
 #' The split is drawn from R's random number generator, as the seeds of the
 #' noise are with `rng = "seeded"`; the returned `validation` indices are
@@ -48,17 +80,17 @@
 #' @section The refit and its cost:
 #' The refit reads every record, so nothing runs in parallel with it: a
 #' training record is read by the path and then the refit, a validation
-#' record by the choice and then the refit, and each pair composes
+#' record by the curve and then the refit, and each pair composes
 #' sequentially (adaptively: the refit's lambda is the released choice).
 #' The ledger marks the refit's releases (its own ledger's rows, named
 #' `"refit on all records: ..."`, including any private standardization
 #' and smoothness constants it releases) as part 0, read by every record;
-#' the total is the larger of refit + path (part 1) and refit + choice
+#' the total is the larger of refit + path (part 1) and refit + curve
 #' (part 2), each composed by the accountant of [dpglmnet()]: exactly in
 #' Gaussian DP for the full-batch Gaussian releases, in Renyi DP or by basic
 #' composition with the subsampled and pure-DP ones. That total is at most
 #' the `epsilon` you give, at `delta`; the refit is paid for by the path and
-#' the choice:
+#' the curve:
 #' * with \eqn{\mu} = `gdp_mu(epsilon, delta)`, the refit is fitted to the
 #'   target `gdp_epsilon(sqrt(refit.budget) * mu, delta)`: the share
 #'   `refit.budget` of \eqn{\mu^2}, within which [dpglmnet()] calibrates it
@@ -71,38 +103,48 @@
 #'   \eqn{\mu^2}: the path's noise multiplier grows by a factor
 #'   `1 / sqrt(1 - refit.budget)`, or the automatic schedule affords fewer
 #'   lambdas and passes;
-#' * the choice gets the smallest noise for which refit + choice spends at
-#'   most `epsilon`. A pure-DP choice after a Gaussian refit composes by
-#'   basic composition, so \eqn{\epsilon_c} is about `epsilon` minus the
-#'   refit's epsilon: at `epsilon = 1`, \eqn{\delta = 1/n^2} with
-#'   \eqn{n \approx 16000} and `refit.budget = 0.5`, refit 0.70, path 0.70
-#'   (the two together 1 in GDP), choice 0.30.
+#' * the curve gets the smallest noise for which refit + curve spends at
+#'   most `epsilon`: both Gaussian, so when the refit's releases are all
+#'   Gaussian the curve too gets the remaining share `1 - refit.budget` of
+#'   \eqn{\mu^2}.
 #'
 #' Whether this helps depends on the data. On California (the paper's
 #' data, 80% of it for fitting, `epsilon = 1`, the defaults of
 #' `inst/bench/defaults.R`), it did not: held-out MSE 0.504 with the refit
 #' against 0.499 without (10 seeds; 0.514 with `refit.budget` 0.25 or
-#' 0.75). Run `Rscript inst/bench/defaults.R --refit` for your shapes of
+#' 0.75; measured when lambda.min was chosen by report-noisy-max). Run `Rscript inst/bench/defaults.R --refit` for your shapes of
 #' data.
 #'
 #' @param x,y As in [dpglmnet()].
 #' @param ... Further (named) arguments of [dpglmnet()] (`family`, `alpha`,
 #'   `x.bounds`, `y.bound`, `nlambda`, ...), used for the path and the refit.
 #' @param epsilon,delta The budget of the whole procedure (split, path,
-#'   choice and refit); `delta` defaults to \eqn{1/n^2} for the n records of
+#'   curve and refit); `delta` defaults to \eqn{1/n^2} for the n records of
 #'   `x`.
-#' @param type.measure The validation loss: `"mse"` (gaussian: squared
-#'   residual), `"deviance"` (binomial: \eqn{-2} log-likelihood of the record,
-#'   the default) or `"class"` (binomial: misclassification).
-#' @param validation.fraction Fraction of the records held out for the choice.
-#' @param loss.bound The bound \eqn{B} each record's loss is clipped to, so
-#'   the sensitivity of the summed loss. Default: gaussian, \eqn{(2 s_y)^2}
-#'   with \eqn{s_y} the privately released standard deviation of y (when the
-#'   path standardized y, i.e. `y.bound` was given), else `y.bound^2`;
-#'   binomial deviance \eqn{2\log 20} (a predicted probability of 0.05 for the
-#'   observed class); class 1. At most 1e100 (public, as the bounds); the
-#'   choice runs on the clipped losses divided by \eqn{B}, so its sums stay
-#'   finite whatever the bound.
+#' @param type.measure The validation loss, as glmnet's: `"mse"` (squared
+#'   error: \eqn{(y - \hat y)^2} for gaussian, \eqn{2(y - \hat p)^2} for
+#'   binomial, summed over the two classes as glmnet does), `"mae"` (absolute
+#'   error, likewise), `"deviance"` (gaussian: the squared error; binomial:
+#'   \eqn{-2} log-likelihood of the record), `"class"` (binomial:
+#'   misclassification) or `"default"` (`"mse"` for gaussian, `"deviance"`
+#'   for binomial). `"auc"` is refused with an error: the AUC is not a mean
+#'   of per-record losses, and replacing one record can move it by up to 1
+#'   when a class has few validation records, so it has no useful public
+#'   sensitivity.
+#' @param validation.fraction Fraction of the records held out for the curve.
+#' @param loss.bound The bound \eqn{B} each record's loss is clipped to,
+#'   which sets the curve's sensitivity (\eqn{\sqrt{K} B / n_v}). Default:
+#'   gaussian `"mse"` and `"deviance"`, \eqn{(2 s_y)^2} with \eqn{s_y} the
+#'   privately released standard deviation of y (when the path standardized
+#'   y, i.e. `y.bound` was given), else `y.bound^2`; gaussian `"mae"`,
+#'   \eqn{2 s_y}, else `y.bound`; binomial deviance \eqn{2\log 20} (a
+#'   predicted probability of 0.05 for the observed class); binomial
+#'   `"mse"` and `"mae"` 2, `"class"` 1, their largest values (a larger
+#'   `loss.bound` is lowered to them: it would only add noise). At most
+#'   1e100 (public, as the bounds); the curve is summed on the clipped
+#'   losses divided by \eqn{B}, so its sums stay finite whatever the bound.
+#'   A larger bound clips less but noises more: the noise sd on `cvm` is
+#'   proportional to \eqn{B}.
 #' @param refit `TRUE` to fit [dpglmnet()] again, on all the records, at the
 #'   chosen lambda (`lambda.min`, an l1 radius for the l1-ball solvers), with
 #'   the same `...` (family, bounds, solver, `standardize`, passes) and its
@@ -112,16 +154,20 @@
 #' @param refit.budget With `refit = TRUE`, the refit's share of the budget,
 #'   in (0, 1): its fraction of \eqn{\mu^2} in Gaussian DP (see Section The
 #'   refit and its cost). Default 0.5.
-#' @param rng As in [dpglmnet()]: the source of the selection's noise.
-#' @return An object of class `"cv.dpglmnet"`: `lambda`, `lambda.min` (the
-#'   privately chosen lambda), `index` (its position), `dpglmnet.fit` (the
-#'   path, fitted on the training part), `nzero`, `name` (the loss),
-#'   `validation` (indices of the validation records: drawn independently
-#'   of the data), `loss.bound`, `selection.scale` (the Gumbel scale),
-#'   `refit` (with `refit = TRUE`: the `"dpglmnet"` fit on all records at
-#'   `lambda.min`; else `NULL`), `refit.budget` (`NULL` without a refit),
-#'   `privacy` (the ledger of the whole procedure) and `call` (holding no
-#'   data: see [dpglmnet()]).
+#' @param rng As in [dpglmnet()]: the source of the curve's noise.
+#' @return An object of class `"cv.dpglmnet"` with the fields of glmnet's
+#'   `"cv.glmnet"`: `lambda`, `cvm` (the released validation curve), `cvsd`,
+#'   `cvup` and `cvlo` (`cvm` plus and minus `cvsd`), `nzero`, `call`
+#'   (holding no data: see [dpglmnet()]), `name` (the measure, named by
+#'   `type.measure`), `dpglmnet.fit` (the path, fitted on the training part;
+#'   glmnet's `glmnet.fit`), `lambda.min`, `lambda.1se` and `index` (their
+#'   positions, rows `"min"` and `"1se"`); and `cvsd.sampling` (the sampling
+#'   part of `cvsd`), `cvsd.noise` (the sd of the DP noise on each `cvm`),
+#'   `type.measure`, `validation` (indices of the validation records: drawn
+#'   independently of the data), `loss.bound`, `refit` (with
+#'   `refit = TRUE`: the `"dpglmnet"` fit on all records at `lambda.min`;
+#'   else `NULL`), `refit.budget` (`NULL` without a refit) and `privacy` (the
+#'   ledger of the whole procedure).
 #' @examples
 #' set.seed(1)
 #' n <- 2000; p <- 5
@@ -129,7 +175,10 @@
 #' y <- drop(x %*% c(1, -1, 0, 0, 0.5)) + rnorm(n)
 #' cvfit <- cv.dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8)
 #' cvfit
+#' coef(cvfit)                  # at lambda.1se, as glmnet
 #' coef(cvfit, s = "lambda.min")
+#' plot(cvfit)                  # the released validation curve
+#' cvfit$privacy$mechanisms[, c("mechanism", "sensitivity", "noise_multiplier", "part")]
 #' # a refit on all records at the chosen lambda, with half of mu^2 (more
 #' # records, so that the path's share still affords several lambdas)
 #' n <- 20000
@@ -140,6 +189,7 @@
 #' cvrefit
 #' cvrefit$privacy$mechanisms[, c("mechanism", "count", "part")]
 #' coef(cvrefit, s = "lambda.min")  # the refit's coefficients
+#' coef(cvrefit)                     # the path at lambda.1se
 #' @export
 cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
                         type.measure = c("default", "mse", "deviance", "class", "mae", "auc"),
