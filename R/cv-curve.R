@@ -184,11 +184,15 @@ print.cv.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) 
   radius <- is_radius_path(x$dpglmnet.fit)
   if (!length(x$validation)) {
     cat("The budget afforded a single lambda on this data: nothing was chosen and no\n")
-    cat(sprintf("validation curve released. Fitted on all %d records, without a validation split.\n\n",
-                x$dpglmnet.fit$nobs))
+    cat(sprintf(paste("validation curve released. Fitted on all %d records, without a",
+                      "validation split.\n\n"), x$dpglmnet.fit$nobs))
   } else if (anyNA(x$cvm)) {
     cat("The path has a single lambda on this data: nothing was chosen; the validation\n")
     cat("part was unused.\n\n")
+  } else if (!is.finite(x$privacy$target_epsilon)) {
+    cat(sprintf(paste0("Measure: %s (per-record loss clipped at %s) on %d validation records,\n",
+                       "exact (epsilon = Inf: not private); SE is the sampling SE.\n\n"),
+                x$name, format(signif(x$loss.bound, digits)), length(x$validation)))
   } else {
     cat(sprintf("Measure: %s (per-record loss clipped at %s), released privately on %d\n",
                 x$name, format(signif(x$loss.bound, digits)), length(x$validation)))

@@ -47,8 +47,8 @@
 #'   the lambdas apart). For the l1-ball solvers, whose path is over
 #'   increasing radii, "most regularized" is the smallest radius.
 #'
-#' Before the curve was released (issue 18) the choice was report-noisy-max (the exponential
-#' mechanism) on the summed clipped losses, with no curve. At equal budget
+#' Before the curve was released (issue 18) the choice was report-noisy-max
+#' (the exponential mechanism) on the summed clipped losses. At equal budget
 #' the argmin of the released curve chose as well (held-out error, paired
 #' over 80 splits of California and Electricity at epsilon 1 and 0.5: better
 #' 37 times, worse 31; `inst/bench/cv_curve.R`), and the curve also gives
@@ -112,8 +112,8 @@
 #' data, 80% of it for fitting, `epsilon = 1`, the defaults of
 #' `inst/bench/defaults.R`), it did not: held-out MSE 0.504 with the refit
 #' against 0.499 without (10 seeds; 0.514 with `refit.budget` 0.25 or
-#' 0.75; measured when lambda.min was chosen by report-noisy-max). Run `Rscript inst/bench/defaults.R --refit` for your shapes of
-#' data.
+#' 0.75; measured when lambda.min was chosen by report-noisy-max). Run
+#' `Rscript inst/bench/defaults.R --refit` for your shapes of data.
 #'
 #' @param x,y As in [dpglmnet()].
 #' @param ... Further (named) arguments of [dpglmnet()] (`family`, `alpha`,
