@@ -1,39 +1,71 @@
-#' Private choice of lambda: the counterpart of cv.glmnet
+#' Private cross-validation curve and choice of lambda: the counterpart of cv.glmnet
 #'
 #' Splits the records once, at random and independently of the data, into a
 #' training part and a validation part; fits the private path of
-#' [dpglmnet()] on the training part; and chooses lambda on the validation
-#' part with the exponential mechanism (report-noisy-max with Gumbel noise)
-#' on a bounded per-record validation loss. With `refit = TRUE` it then fits
-#' [dpglmnet()] once more, on all the records at the chosen lambda, with its
-#' own share of the budget.
+#' [dpglmnet()] on the training part; and releases the validation curve, the
+#' mean of a bounded per-record validation loss at every lambda of the path,
+#' with Gaussian noise. `cvm`, `cvsd`, `lambda.min` and `lambda.1se` are
+#' read from the released curve, as glmnet's `cv.glmnet()` reads them from
+#' its folds, and `plot()` draws it. With `refit = TRUE` it then fits
+#' [dpglmnet()] once more, on all the records at `lambda.min`, with its own
+#' share of the budget.
 #'
 #' The path is planned first, from public inputs only (n, p, the budget and
 #' the arguments). When the training part would get a single lambda (the
 #' automatic schedule's choice for a small budget or few records, see
 #' `nlambda` in [dpglmnet()], or `nlambda = 1`, or one l1 radius), there is
-#' nothing to choose: no split is drawn, nothing is chosen or refitted, and
-#' the path is fitted at that one lambda on all the records with the whole
-#' budget, with a warning. `lambda.min` is then that lambda, `validation` is
-#' empty and the ledger has no validation row.
+#' nothing to choose: no split is drawn, no curve is released, nothing is
+#' refitted, and the path is fitted at that one lambda on all the records
+#' with the whole budget, with a warning. `lambda.min` and `lambda.1se` are
+#' then that lambda, `cvm` and `cvsd` are `NA`, `validation` is empty and
+#' the ledger has no validation row.
+#'
+#' @section The curve and what is read from it:
+#' For each of the K values of lambda, the curve is the mean over the
+#' \eqn{n_v} validation records of the per-record loss clipped to
+#' \eqn{[0, B]} (`loss.bound`). Replacing one validation record moves each
+#' of the K means by at most \eqn{B/n_v}, so the vector of K means has
+#' replace-one L2 sensitivity \eqn{\sqrt{K} B / n_v}; it is released with
+#' Gaussian noise of sd \eqn{z \sqrt{K} B / n_v} (`cvsd.noise`), and, in
+#' the same release, the K means of the squared clipped losses
+#' (sensitivity \eqn{\sqrt{K} B^2 / n_v}, noise 3 times larger relative to
+#' it: they only feed `cvsd`). For `type.measure = "class"` the loss takes
+#' two values, its variance follows from its mean and no squares are
+#' released. Everything after the release is post-processing:
+#' * `cvm`: the released means, clamped to \eqn{[0, B]};
+#' * `cvsd`: \eqn{\sqrt{v / n_v + \sigma^2}}, with \eqn{v} the per-record
+#'   variance from the released squares (clamped between 0 and
+#'   \eqn{cvm (B - cvm)}, the largest variance of a loss in \eqn{[0, B]}
+#'   with that mean) and \eqn{\sigma} = `cvsd.noise`, the sd of the DP noise
+#'   on `cvm`: the standard error of `cvm` as an estimate of the expected
+#'   clipped loss counts both the sampling of the validation records and the
+#'   noise. Its parts are returned as `cvsd.sampling` and `cvsd.noise`;
+#' * `lambda.min`: the (most regularized) lambda minimising `cvm`;
+#'   `lambda.1se`: the largest lambda whose `cvm` is at most `cvm + cvsd` at
+#'   `lambda.min` (glmnet's rule; with the noise in `cvsd` the band is wider
+#'   where the noise dominates, which is honest: there the curve cannot tell
+#'   the lambdas apart). For the l1-ball solvers, whose path is over
+#'   increasing radii, "most regularized" is the smallest radius.
+#'
+#' Before the curve was released (issue 18) the choice was report-noisy-max
+#' (the exponential mechanism) on the summed clipped losses. At equal budget
+#' the argmin of the released curve chose as well (held-out error, paired
+#' over 80 splits of California and Electricity at epsilon 1 and 0.5: better
+#' 37 times, worse 31; `inst/bench/cv_curve.R`), and the curve also gives
+#' `cvsd` and `lambda.1se`, so it replaced the noisy max.
 #'
 #' @section Privacy:
 #' A record is in one part only and the split does not depend on the data,
 #' so the two releases compose in parallel: replacing one record changes
 #' either the path (which, without a refit, spends at most `epsilon`,
-#' `delta`) or the choice (which is then `epsilon`-DP), never both. The
-#' total is the larger of the two, not their sum: the ledger (`$privacy`)
-#' lists both with their `part` and computes the maximum. (Parallel
-#' composition also holds when, as here, the choice uses the released
-#' path.)
-#'
-#' The choice maximises \eqn{-\sum_{i \in V} \min(\ell_i(\lambda), B)} plus
-#' Gumbel noise of scale \eqn{2B/\epsilon_c}: replacing one validation
-#' record changes each summed loss by at most \eqn{B}, its replace-one
-#' sensitivity, so the choice is \eqn{\epsilon_c}-DP (McSherry & Talwar
-#' 2007), with \eqn{\epsilon_c} = `epsilon` without a refit. No validation
-#' curve is returned: releasing one would cost more budget, and
-#' `lambda.1se` (which needs the curve's standard errors) is not offered.
+#' `delta`) or the curve (calibrated, by the same accountant as every fit,
+#' to spend at most `epsilon` at `delta`), never both. The total is the
+#' larger of the two, not their sum: the ledger (`$privacy`) lists both
+#' with their `part` and computes the maximum. (Parallel composition also
+#' holds when, as here, the curve uses the released path.) The curve's noise
+#' depends on public inputs only: K (the path's length, released), \eqn{n_v}
+#' (from n and `validation.fraction`), \eqn{B} (public, or post-processing
+#' of the path's releases) and the budget.
 #'
 #' The split is drawn from R's random number generator, as the seeds of the
 #' noise are with `rng = "seeded"`; the returned `validation` indices are
@@ -48,17 +80,17 @@
 #' @section The refit and its cost:
 #' The refit reads every record, so nothing runs in parallel with it: a
 #' training record is read by the path and then the refit, a validation
-#' record by the choice and then the refit, and each pair composes
+#' record by the curve and then the refit, and each pair composes
 #' sequentially (adaptively: the refit's lambda is the released choice).
 #' The ledger marks the refit's releases (its own ledger's rows, named
 #' `"refit on all records: ..."`, including any private standardization
 #' and smoothness constants it releases) as part 0, read by every record;
-#' the total is the larger of refit + path (part 1) and refit + choice
+#' the total is the larger of refit + path (part 1) and refit + curve
 #' (part 2), each composed by the accountant of [dpglmnet()]: exactly in
 #' Gaussian DP for the full-batch Gaussian releases, in Renyi DP or by basic
 #' composition with the subsampled and pure-DP ones. That total is at most
 #' the `epsilon` you give, at `delta`; the refit is paid for by the path and
-#' the choice:
+#' the curve:
 #' * with \eqn{\mu} = `gdp_mu(epsilon, delta)`, the refit is fitted to the
 #'   target `gdp_epsilon(sqrt(refit.budget) * mu, delta)`: the share
 #'   `refit.budget` of \eqn{\mu^2}, within which [dpglmnet()] calibrates it
@@ -71,38 +103,48 @@
 #'   \eqn{\mu^2}: the path's noise multiplier grows by a factor
 #'   `1 / sqrt(1 - refit.budget)`, or the automatic schedule affords fewer
 #'   lambdas and passes;
-#' * the choice gets the smallest noise for which refit + choice spends at
-#'   most `epsilon`. A pure-DP choice after a Gaussian refit composes by
-#'   basic composition, so \eqn{\epsilon_c} is about `epsilon` minus the
-#'   refit's epsilon: at `epsilon = 1`, \eqn{\delta = 1/n^2} with
-#'   \eqn{n \approx 16000} and `refit.budget = 0.5`, refit 0.70, path 0.70
-#'   (the two together 1 in GDP), choice 0.30.
+#' * the curve gets the smallest noise for which refit + curve spends at
+#'   most `epsilon`: both Gaussian, so when the refit's releases are all
+#'   Gaussian the curve too gets the remaining share `1 - refit.budget` of
+#'   \eqn{\mu^2}.
 #'
 #' Whether this helps depends on the data. On California (the paper's
 #' data, 80% of it for fitting, `epsilon = 1`, the defaults of
 #' `inst/bench/defaults.R`), it did not: held-out MSE 0.504 with the refit
 #' against 0.499 without (10 seeds; 0.514 with `refit.budget` 0.25 or
-#' 0.75). Run `Rscript inst/bench/defaults.R --refit` for your shapes of
-#' data.
+#' 0.75; measured when lambda.min was chosen by report-noisy-max). Run
+#' `Rscript inst/bench/defaults.R --refit` for your shapes of data.
 #'
 #' @param x,y As in [dpglmnet()].
 #' @param ... Further (named) arguments of [dpglmnet()] (`family`, `alpha`,
 #'   `x.bounds`, `y.bound`, `nlambda`, ...), used for the path and the refit.
 #' @param epsilon,delta The budget of the whole procedure (split, path,
-#'   choice and refit); `delta` defaults to \eqn{1/n^2} for the n records of
+#'   curve and refit); `delta` defaults to \eqn{1/n^2} for the n records of
 #'   `x`.
-#' @param type.measure The validation loss: `"mse"` (gaussian: squared
-#'   residual), `"deviance"` (binomial: \eqn{-2} log-likelihood of the record,
-#'   the default) or `"class"` (binomial: misclassification).
-#' @param validation.fraction Fraction of the records held out for the choice.
-#' @param loss.bound The bound \eqn{B} each record's loss is clipped to, so
-#'   the sensitivity of the summed loss. Default: gaussian, \eqn{(2 s_y)^2}
-#'   with \eqn{s_y} the privately released standard deviation of y (when the
-#'   path standardized y, i.e. `y.bound` was given), else `y.bound^2`;
-#'   binomial deviance \eqn{2\log 20} (a predicted probability of 0.05 for the
-#'   observed class); class 1. At most 1e100 (public, as the bounds); the
-#'   choice runs on the clipped losses divided by \eqn{B}, so its sums stay
-#'   finite whatever the bound.
+#' @param type.measure The validation loss, as glmnet's: `"mse"` (squared
+#'   error: \eqn{(y - \hat y)^2} for gaussian, \eqn{2(y - \hat p)^2} for
+#'   binomial, summed over the two classes as glmnet does), `"mae"` (absolute
+#'   error, likewise), `"deviance"` (gaussian: the squared error; binomial:
+#'   \eqn{-2} log-likelihood of the record), `"class"` (binomial:
+#'   misclassification) or `"default"` (`"mse"` for gaussian, `"deviance"`
+#'   for binomial). `"auc"` is refused with an error: the AUC is not a mean
+#'   of per-record losses, and replacing one record can move it by up to 1
+#'   when a class has few validation records, so it has no useful public
+#'   sensitivity.
+#' @param validation.fraction Fraction of the records held out for the curve.
+#' @param loss.bound The bound \eqn{B} each record's loss is clipped to,
+#'   which sets the curve's sensitivity (\eqn{\sqrt{K} B / n_v}). Default:
+#'   gaussian `"mse"` and `"deviance"`, \eqn{(2 s_y)^2} with \eqn{s_y} the
+#'   privately released standard deviation of y (when the path standardized
+#'   y, i.e. `y.bound` was given), else `y.bound^2`; gaussian `"mae"`,
+#'   \eqn{2 s_y}, else `y.bound`; binomial deviance \eqn{2\log 20} (a
+#'   predicted probability of 0.05 for the observed class); binomial
+#'   `"mse"` and `"mae"` 2, `"class"` 1, their largest values (a larger
+#'   `loss.bound` is lowered to them: it would only add noise). At most
+#'   1e100 (public, as the bounds); the curve is summed on the clipped
+#'   losses divided by \eqn{B}, so its sums stay finite whatever the bound.
+#'   A larger bound clips less but noises more: the noise sd on `cvm` is
+#'   proportional to \eqn{B}.
 #' @param refit `TRUE` to fit [dpglmnet()] again, on all the records, at the
 #'   chosen lambda (`lambda.min`, an l1 radius for the l1-ball solvers), with
 #'   the same `...` (family, bounds, solver, `standardize`, passes) and its
@@ -112,16 +154,20 @@
 #' @param refit.budget With `refit = TRUE`, the refit's share of the budget,
 #'   in (0, 1): its fraction of \eqn{\mu^2} in Gaussian DP (see Section The
 #'   refit and its cost). Default 0.5.
-#' @param rng As in [dpglmnet()]: the source of the selection's noise.
-#' @return An object of class `"cv.dpglmnet"`: `lambda`, `lambda.min` (the
-#'   privately chosen lambda), `index` (its position), `dpglmnet.fit` (the
-#'   path, fitted on the training part), `nzero`, `name` (the loss),
-#'   `validation` (indices of the validation records: drawn independently
-#'   of the data), `loss.bound`, `selection.scale` (the Gumbel scale),
-#'   `refit` (with `refit = TRUE`: the `"dpglmnet"` fit on all records at
-#'   `lambda.min`; else `NULL`), `refit.budget` (`NULL` without a refit),
-#'   `privacy` (the ledger of the whole procedure) and `call` (holding no
-#'   data: see [dpglmnet()]).
+#' @param rng As in [dpglmnet()]: the source of the curve's noise.
+#' @return An object of class `"cv.dpglmnet"` with the fields of glmnet's
+#'   `"cv.glmnet"`: `lambda`, `cvm` (the released validation curve), `cvsd`,
+#'   `cvup` and `cvlo` (`cvm` plus and minus `cvsd`), `nzero`, `call`
+#'   (holding no data: see [dpglmnet()]), `name` (the measure, named by
+#'   `type.measure`), `dpglmnet.fit` (the path, fitted on the training part;
+#'   glmnet's `glmnet.fit`), `lambda.min`, `lambda.1se` and `index` (their
+#'   positions, rows `"min"` and `"1se"`); and `cvsd.sampling` (the sampling
+#'   part of `cvsd`), `cvsd.noise` (the sd of the DP noise on each `cvm`),
+#'   `type.measure`, `validation` (indices of the validation records: drawn
+#'   independently of the data), `loss.bound`, `refit` (with
+#'   `refit = TRUE`: the `"dpglmnet"` fit on all records at `lambda.min`;
+#'   else `NULL`), `refit.budget` (`NULL` without a refit) and `privacy` (the
+#'   ledger of the whole procedure).
 #' @examples
 #' set.seed(1)
 #' n <- 2000; p <- 5
@@ -129,7 +175,10 @@
 #' y <- drop(x %*% c(1, -1, 0, 0, 0.5)) + rnorm(n)
 #' cvfit <- cv.dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8)
 #' cvfit
+#' coef(cvfit)                  # at lambda.1se, as glmnet
 #' coef(cvfit, s = "lambda.min")
+#' plot(cvfit)                  # the released validation curve
+#' cvfit$privacy$mechanisms[, c("mechanism", "sensitivity", "noise_multiplier", "part")]
 #' # a refit on all records at the chosen lambda, with half of mu^2 (more
 #' # records, so that the path's share still affords several lambdas)
 #' n <- 20000
@@ -140,9 +189,10 @@
 #' cvrefit
 #' cvrefit$privacy$mechanisms[, c("mechanism", "count", "part")]
 #' coef(cvrefit, s = "lambda.min")  # the refit's coefficients
+#' coef(cvrefit)                     # the path at lambda.1se
 #' @export
 cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
-                        type.measure = c("default", "mse", "deviance", "class"),
+                        type.measure = c("default", "mse", "deviance", "class", "mae", "auc"),
                         validation.fraction = 0.2, loss.bound = NULL,
                         refit = FALSE, refit.budget = 0.5,
                         rng = c("seeded", "secure")) {
@@ -161,17 +211,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   response <- check_y(y, n, family$name)
   epsilon <- check_numeric(epsilon, "epsilon", lower = 0, lower_open = TRUE, finite = FALSE)
   delta <- check_numeric(delta, "delta", 0, 1, lower_open = TRUE, upper_open = TRUE)
-  type.measure <- check_choice(type.measure, c("default", "mse", "deviance", "class"),
-                               "type.measure")
-  if (type.measure == "default") {
-    type.measure <- if (family$name == "gaussian") "mse" else "deviance"
-  }
-  allowed <- if (family$name == "gaussian") "mse" else c("deviance", "class")
-  if (!type.measure %in% allowed) {
-    dpglmnet_abort("type.measure", sprintf("must be %s for family = \"%s\".",
-                                           paste0('"', allowed, '"', collapse = " or "),
-                                           family$name))
-  }
+  type.measure <- check_measure(type.measure, family$name)
   validation.fraction <- check_numeric(validation.fraction, "validation.fraction", 0, 1,
                                        lower_open = TRUE, upper_open = TRUE)
   held_out <- round(validation.fraction * n)
@@ -206,7 +246,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   budget <- if (refit) {
     refit_budget(x, y, x_plan, y_plan, arguments, epsilon, delta, refit.budget, rng)
   } else {
-    list(path = epsilon, choice_multiplier = pure_multiplier(epsilon))
+    list(path = epsilon, refit_rows = NULL)
   }
   planned <- planned_problem(x_plan, y_plan, c(arguments, list(
     epsilon = budget$path, delta = delta, rng = rng)))
@@ -230,7 +270,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
     fit <- if (isTRUE(planned$single_lambda)) single_lambda_fit(x, y, whole)
            else call_dpglmnet(x, y, whole)
     loss.bound <- NA_real_
-    chosen <- list(index = 1L, scale = NA_real_, row = NULL)
+    curve <- NULL
   } else {
     # The split: drawn from R's RNG, independently of the data.
     validation <- sort(sample.int(n, held_out))
@@ -241,45 +281,39 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
     if (is.null(loss.bound)) {
       loss.bound <- default_loss_bound(type.measure, fit, given("y.bound"))
     }
-    chosen <- if (length(fit$lambda) < 2L) {
+    loss.bound <- min(loss.bound, natural_loss_bound(type.measure, family))
+    curve <- if (length(fit$lambda) < 2L) {
       # (not expected: the plan above said the path has several lambdas)
       dpglmnet_warn(paste(
         "the path has a single lambda on this data: nothing to choose; the",
         "validation part is unused."))
       loss.bound <- NA_real_
-      list(index = 1L, scale = NA_real_, row = NULL)
+      NULL
     } else {
-      link <- predict(fit, x[validation, , drop = FALSE], type = "link")
-      loss <- validation_loss(type.measure, family, link, response$y[validation])
-      # A non-finite loss (a diverged path) counts as the bound: every
-      # record's contribution stays in [0, B], the sensitivity the noise is
-      # calibrated to.
-      loss[!is.finite(loss)] <- loss.bound
-      # The losses divided by B, each in [0, 1]: the summed utilities are
-      # finite (at least minus the number of validation records) whatever B,
-      # and have replace-one sensitivity 1. Gumbel scale b on them is the
-      # same mechanism as scale b B on the summed losses: (2 / b)-DP, b = 2 /
-      # epsilon without a refit.
-      utility <- -colSums(pmin(pmin(loss, loss.bound) / loss.bound, 1))
-      multiplier <- if (is.finite(epsilon)) budget$choice_multiplier else 0
-      index <- .report_noisy_max_cpp(utility, list(scale = multiplier, draws = 1L,
-                                                   seed = draw_seed(),
-                                                   secure = rng == "secure"))
-      list(index = index, scale = multiplier * loss.bound,
-           row = choice_mechanism(loss.bound, multiplier))
+      validation_curve(fit, x[validation, , drop = FALSE], response$y[validation],
+                       family, type.measure, loss.bound, budget$refit_rows,
+                       epsilon, delta, rng)
     }
   }
-  lambda.min <- fit$lambda[chosen$index]
+  summary <- if (is.null(curve)) {
+    single <- rep(NA_real_, length(fit$lambda))
+    list(cvm = single, cvsd = single, cvup = single, cvlo = single,
+         cvsd.sampling = single, cvsd.noise = NA_real_, index.min = 1L, index.1se = 1L,
+         rows = NULL)
+  } else {
+    curve
+  }
+  lambda.min <- fit$lambda[summary$index.min]
   refit_fit <- if (refit) {
     call_dpglmnet(x, y, c(refit_arguments(arguments, lambda.min, fit),
                           list(epsilon = budget$refit, delta = delta, rng = rng)))
   }
-  # The path reads the training part (part 1), the choice the validation
+  # The path reads the training part (part 1), the curve the validation
   # part (part 2), the refit every record (part 0). With nothing chosen the
   # validation part is unused and the path is marked as reading everything.
   privacy <- new_privacy_ledger(mechanism_table(c(
-    ledger_rows(fit$privacy, if (is.null(chosen$row)) 0L else 1L),
-    list(chosen$row),
+    ledger_rows(fit$privacy, if (is.null(summary$rows)) 0L else 1L),
+    summary$rows,
     if (refit) ledger_rows(refit_fit$privacy, 0L, "refit on all records: "))),
     0, epsilon, delta, rng)
   if (privacy$epsilon > epsilon) {
@@ -287,16 +321,46 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
                        "above the target %s; nothing is returned."),
                  format(privacy$epsilon, digits = 12), format(epsilon)), call. = FALSE)
   }
+  index <- c(min = summary$index.min, "1se" = summary$index.1se)
   structure(list(
-    lambda = fit$lambda, lambda.min = lambda.min,
-    index = matrix(chosen$index, dimnames = list("min", "Lambda")),
-    dpglmnet.fit = fit, nzero = stats::setNames(fit$df, names(fit$a0)),
-    name = c(mse = "Mean-Squared Error", deviance = "Binomial Deviance",
-             class = "Misclassification Error")[[type.measure]],
+    lambda = fit$lambda, cvm = summary$cvm, cvsd = summary$cvsd, cvup = summary$cvup,
+    cvlo = summary$cvlo, nzero = stats::setNames(fit$df, names(fit$a0)),
+    call = call, name = stats::setNames(cv_measure_name(type.measure, family$name),
+                                        type.measure),
+    dpglmnet.fit = fit, lambda.min = lambda.min, lambda.1se = fit$lambda[index[["1se"]]],
+    index = matrix(index, dimnames = list(names(index), "Lambda")),
+    cvsd.sampling = summary$cvsd.sampling, cvsd.noise = summary$cvsd.noise,
     type.measure = type.measure, validation = validation, loss.bound = loss.bound,
-    selection.scale = chosen$scale, refit = refit_fit,
-    refit.budget = if (refit) refit.budget, privacy = privacy, call = call
+    refit = refit_fit, refit.budget = if (refit) refit.budget, privacy = privacy
   ), class = "cv.dpglmnet")
+}
+
+# The private validation curve (see the Privacy section of ?cv.dpglmnet):
+# the per-record losses of the validation records along the released path,
+# the curve's noise calibrated so that the validation part (with the
+# refit's rows of part 0, if any) spends at most epsilon at delta, its
+# release, and its summary (cvm, cvsd, lambda.min, lambda.1se) with the
+# ledger rows.
+validation_curve <- function(fit, x_val, y_val, family, type.measure, loss.bound,
+                             refit_rows, epsilon, delta, rng) {
+  K <- length(fit$lambda)
+  n_val <- nrow(x_val)
+  second <- type.measure != "class"
+  rows <- curve_mechanisms(K, n_val, loss.bound, second)
+  # the same calibration as every fit's: the smallest noise level for which
+  # this part spends at most the target (public: K, n_val, B, the budget)
+  z <- calibrate_noise(mechanism_table(c(refit_rows, rows)), epsilon, delta)
+  link <- predict(fit, x_val, type = "link")
+  released <- release_curve(validation_loss(type.measure, family, link, y_val),
+                            loss.bound, z, second, rng)
+  rows <- lapply(rows, function(row) {
+    row$noise_multiplier <- if (is.finite(epsilon)) row$factor * z else 0
+    row$calibrated <- FALSE
+    row
+  })
+  c(curve_summary(released, loss.bound, n_val, type.measure, fit$lambda,
+                  is_radius_path(fit)),
+    list(rows = rows, z = z))
 }
 
 # The arguments in `...` go to dpglmnet(): named, and its own (not x, y or
@@ -365,23 +429,6 @@ refit_arguments <- function(arguments, lambda.min, path) {
   arguments
 }
 
-# The noise multiplier b of report-noisy-max that spends epsilon (2 / b),
-# rounded up so that the ledger's 2 / b is never above epsilon.
-pure_multiplier <- function(epsilon) {
-  if (!is.finite(epsilon)) return(0)
-  b <- 2 / epsilon
-  while (2 / b > epsilon) b <- b * (1 + .Machine$double.eps)
-  b
-}
-
-# The report-noisy-max row of the ledger, on the validation part (part 2).
-choice_mechanism <- function(loss.bound, multiplier, calibrated = FALSE) {
-  mechanism("choice of lambda: report-noisy-max of clipped validation losses",
-            "exponential", 1, sprintf("B = %s (summed clipped loss)",
-                                      format(signif(loss.bound, 4))),
-            noise_multiplier = multiplier, calibrated = calibrated, part = 2L)
-}
-
 # The rows of a fit's ledger as rows of the procedure's ledger: at the noise
 # they ran with (no longer calibrated), reading part `part` (0: every
 # record, 1: the training part), their names prefixed.
@@ -394,14 +441,15 @@ ledger_rows <- function(ledger, part, prefix = "") {
 }
 
 # The budget of each release with a refit (see the Privacy section of
-# ?cv.dpglmnet): the targets the refit and the path are fitted to and the
-# choice's noise multiplier, such that max(refit + path, refit + choice) is
-# at most epsilon at delta. Everything here depends on public inputs only:
+# ?cv.dpglmnet): the targets the refit and the path are fitted to, such
+# that refit + path spends at most epsilon at delta, and the refit's
+# ledger rows (the curve is calibrated beside them so that refit + curve
+# does too). Everything here depends on public inputs only:
 # the ledgers a fit will have follow from n, p and the arguments.
 refit_budget <- function(x, y, x_train, y_train, arguments, epsilon, delta,
                          refit.budget, rng) {
   if (!is.finite(epsilon)) {
-    return(list(refit = Inf, path = Inf, choice_multiplier = 0))
+    return(list(refit = Inf, path = Inf, refit_rows = NULL))
   }
   with_budget <- function(arguments, e) c(arguments, list(epsilon = e, delta = delta, rng = rng))
   path_plan <- planned_problem(x_train, y_train, with_budget(arguments, epsilon))
@@ -423,11 +471,9 @@ refit_budget <- function(x, y, x_train, y_train, arguments, epsilon, delta,
   # the two calibrations cannot tip it over): exact when all is Gaussian.
   start <- .gdp_epsilon_cpp(sqrt(1 - refit.budget) * mu * (1 - 1e-7), delta)
   path_epsilon <- largest_admissible(total_with_path, start, epsilon)
-  # The choice: the smallest noise for which refit + choice spends epsilon.
-  choice_multiplier <- calibrate_noise(mechanism_table(c(
-    refit_rows, list(choice_mechanism(NA_real_, NA_real_, calibrated = TRUE)))),
-    epsilon, delta)
-  list(refit = refit_epsilon, path = path_epsilon, choice_multiplier = choice_multiplier)
+  # (the curve's noise is calibrated with the refit's rows once the path is
+  # released and its number of lambdas known: see validation_curve())
+  list(refit = refit_epsilon, path = path_epsilon, refit_rows = refit_rows)
 }
 
 # The largest e in (0, upper] with total(e) <= upper, total increasing in
@@ -513,103 +559,4 @@ planned_ledger <- function(problem) {
 
 subset_response <- function(y, index) {
   if (is.matrix(y)) y[index, , drop = FALSE] else y[index]
-}
-
-# Per-record validation losses (records x lambdas), before clipping.
-validation_loss <- function(type.measure, family, link, y) {
-  switch(type.measure,
-    mse = (y - link)^2,
-    deviance = 2 * family$loss(link, y),
-    class = ((link > 0) != (y > 0.5)) * 1
-  )
-}
-
-default_loss_bound <- function(type.measure, fit, y.bound) {
-  switch(type.measure,
-    mse = {
-      y_sd <- fit$settings$standardization$y_sd
-      # Released (private) scale of y when the path standardized it.
-      bound <- if (!is.null(y_sd) && !identical(y_sd, 1)) (2 * y_sd)^2 else y.bound^2
-      min(bound, max_loss_bound)
-    },
-    deviance = 2 * log(20),
-    class = 1
-  )
-}
-
-#' @export
-print.cv.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
-  cat("\nCall: ", deparse(x$call), "\n\n")
-  cat("Privacy:", format_privacy_line(x$privacy), "\n")
-  if (is.na(x$selection.scale)) {
-    cat("The budget afforded a single lambda on this data: nothing was chosen.\n")
-    cat(if (length(x$validation)) "The validation part was unused.\n\n"
-        else sprintf("Fitted on all %d records, without a validation split.\n\n",
-                     x$dpglmnet.fit$nobs))
-  } else {
-    cat(sprintf("Measure: %s (per-record loss clipped at %s), chosen privately on %d\n",
-                x$name, format(signif(x$loss.bound, digits)), length(x$validation)))
-    cat("validation records; no validation curve is released.\n\n")
-  }
-  chosen <- data.frame(Lambda = signif(x$lambda.min, digits), Index = x$index[1L],
-                       Nonzero = x$nzero[x$index[1L]], row.names = "min")
-  # l1-ball solvers: the chosen value is a radius (stored in lambda.min).
-  if (is_radius_path(x$dpglmnet.fit)) names(chosen)[1L] <- "Radius"
-  print(chosen)
-  if (!is.null(x$refit)) {
-    cat(sprintf(paste0(
-      "\nRefit on all %d records at the chosen %s (%s of mu^2 of the budget, composed\n",
-      "sequentially with the path and the choice): %d nonzero; coef() and predict()\n",
-      "at s = \"lambda.min\" use it.\n"),
-      x$refit$nobs, if (is_radius_path(x$refit)) "radius" else "lambda",
-      format(x$refit.budget), x$refit$df[1L]))
-  }
-  invisible(x)
-}
-
-# The fit and the value of lambda that `s` designates: "lambda.min" is the
-# private choice, on the refit when there is one; numeric values of lambda
-# interpolate the path.
-cv_target <- function(object, s) {
-  if (is.character(s)) {
-    check_choice(s, "lambda.min", "s")
-    fit <- if (is.null(object$refit)) object$dpglmnet.fit else object$refit
-    return(list(fit = fit, s = object$lambda.min))
-  }
-  list(fit = object$dpglmnet.fit, s = check_s(s))
-}
-
-#' Coefficients, predictions and plot of a cv.dpglmnet fit
-#'
-#' As glmnet's methods for `cv.glmnet`: `s = "lambda.min"` (the default) is
-#' the privately chosen lambda; numeric `s` interpolates the path. With a
-#' refit (`cv.dpglmnet(refit = TRUE)`), `s = "lambda.min"` uses the refit on
-#' all records, and numeric `s` (even equal to `lambda.min`) the path fitted
-#' on the training part. All of it is post-processing of the released path,
-#' choice and refit.
-#' @param object,x A `"cv.dpglmnet"` fit.
-#' @param s `"lambda.min"` or values of lambda.
-#' @param newx,... As in [predict.dpglmnet()] (`type` among `...`); `...` of
-#'   `plot` go to [plot.dpglmnet()].
-#' @return As the methods of `"dpglmnet"` fits; `plot` returns `x`
-#'   invisibly.
-#' @export
-coef.cv.dpglmnet <- function(object, s = "lambda.min", ...) {
-  target <- cv_target(object, s)
-  coef(target$fit, s = target$s)
-}
-
-#' @rdname coef.cv.dpglmnet
-#' @export
-predict.cv.dpglmnet <- function(object, newx, s = "lambda.min", ...) {
-  target <- cv_target(object, s)
-  predict(target$fit, newx, s = target$s, ...)
-}
-
-#' @rdname coef.cv.dpglmnet
-#' @export
-plot.cv.dpglmnet <- function(x, ...) {
-  plot(x$dpglmnet.fit, ...)
-  graphics::abline(v = log(x$lambda.min), lty = 3)
-  invisible(x)
 }

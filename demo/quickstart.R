@@ -18,7 +18,7 @@ cvfit <- cv.dpglmnet(x[train, ], y[train], epsilon = 1, x.bounds = bounds,
                      y.bound = 30)
 print(cvfit)
 print(cvfit$privacy)
-coef(cvfit)   # at the privately chosen lambda: x1 to x4 carry the signal
+coef(cvfit)   # at lambda.1se of the private curve: x1 to x4 carry the signal
 
 mse <- function(prediction) mean((y[test] - prediction)^2)
 cat("\nHeld-out MSE, private (epsilon = 1):",

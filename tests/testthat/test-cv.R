@@ -24,13 +24,20 @@ test_that("cv.dpglmnet with epsilon = Inf chooses the best validation lambda", {
   expect_length(v, 120)
   link <- predict(cvfit$dpglmnet.fit, x[v, ])
   mse <- colMeans(pmin((y[v] - link)^2, cvfit$loss.bound))
+  # epsilon = Inf: the curve is the exact clipped validation loss
+  expect_equal(cvfit$cvm, unname(mse), tolerance = 1e-12)
+  expect_equal(cvfit$cvsd.noise, 0)
   expect_equal(cvfit$lambda.min, lambda[which.min(mse)])
   # the strong signal makes the smallest lambda clearly best
   expect_equal(cvfit$lambda.min, 0.05)
-  expect_equal(coef(cvfit), coef(cvfit$dpglmnet.fit, s = 0.05))
+  expect_equal(coef(cvfit, s = "lambda.min"), coef(cvfit$dpglmnet.fit, s = 0.05))
   expect_equal(predict(cvfit, x[1:3, ], s = "lambda.min"),
                predict(cvfit$dpglmnet.fit, x[1:3, ], s = 0.05))
-  expect_output(print(cvfit), "no validation curve")
+  # the default s is lambda.1se, as glmnet's
+  expect_equal(coef(cvfit), coef(cvfit$dpglmnet.fit, s = cvfit$lambda.1se))
+  expect_equal(predict(cvfit, x[1:3, ]),
+               predict(cvfit$dpglmnet.fit, x[1:3, ], s = cvfit$lambda.1se))
+  expect_output(print(cvfit), "1se")
 })
 
 test_that("the cv ledger is the parallel-composition maximum", {
@@ -43,11 +50,17 @@ test_that("the cv ledger is the parallel-composition maximum", {
     classes = "dpglmnet_warning")
   led <- cvfit$privacy
   path_eps <- cvfit$dpglmnet.fit$privacy$epsilon
-  # report-noisy-max with Gumbel scale 2B / epsilon is epsilon-DP
-  expect_equal(cvfit$selection.scale, 2 * 2 * log(20) / 1)
-  choice_eps <- 2 * cvfit$loss.bound / cvfit$selection.scale
-  expect_equal(choice_eps, 1)
-  expect_equal(led$epsilon, max(path_eps, choice_eps), tolerance = 1e-12)
+  # the curve: two Gaussian releases on the validation part, calibrated
+  # together to (1, delta): exactly sqrt(1 + 1/3^2) / z -GDP
+  curve <- led$mechanisms[led$mechanisms$part == 2L, ]
+  expect_equal(nrow(curve), 2L)
+  expect_true(all(curve$type == "gaussian"))
+  z <- curve$noise_multiplier[1]
+  expect_equal(curve$noise_multiplier[2], 3 * z)
+  curve_eps <- gdp_epsilon(sqrt(1 + 1 / 9) / z, led$delta)
+  expect_equal(curve_eps, 1, tolerance = 1e-8)
+  expect_lte(curve_eps, 1)
+  expect_equal(led$epsilon, max(path_eps, curve_eps), tolerance = 1e-12)
   expect_lte(led$epsilon, 1)
   expect_setequal(led$mechanisms$part, c(1L, 2L))
   expect_match(led$parts, "parallel composition")
@@ -69,18 +82,6 @@ test_that("cv.dpglmnet and path methods check their arguments", {
   expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, lambda = 0.1), "`lambda`")
   fit <- dpglmnet(x, y, epsilon = Inf, lambda = c(0.2, 0.1), passes = 50)
   expect_dpglmnet_error(coef(fit, s = "lambda.min"), "cv.dpglmnet")
-})
-
-test_that("the choice never spends more than epsilon, to the last bit", {
-  # 2 / (2 / epsilon) is one ulp above epsilon for about 7% of values
-  tricky <- 1.7655675252899528
-  expect_gt(2 / (2 / tricky), tricky)
-  for (epsilon in c(0.3, 0.7, 1, 1.1, 2.9, 1e-3, 123.456, tricky)) {
-    b <- dpglmnet:::pure_multiplier(epsilon)
-    expect_lte(2 / b, epsilon)
-    expect_equal(2 / b, epsilon, tolerance = 1e-15)
-  }
-  expect_identical(dpglmnet:::pure_multiplier(Inf), 0)
 })
 
 test_that("a NaN utility never decides the choice, and NaN losses count as the bound", {
@@ -117,17 +118,20 @@ test_that("refit = TRUE at epsilon = Inf is the full-data fit at lambda.min", {
                    y.bound = 20)
   expect_equal(coef(cvfit, s = "lambda.min"), coef(full, s = cvfit$lambda.min),
                tolerance = 1e-8)
-  expect_equal(coef(cvfit), coef(refit, s = 0.05))
+  expect_equal(coef(cvfit, s = "lambda.min"), coef(refit, s = 0.05))
   expect_equal(predict(cvfit, x[1:3, ], s = "lambda.min"),
                predict(full, x[1:3, ], s = 0.05), tolerance = 1e-8)
+  # the default s = "lambda.1se" reads the path, as numeric s does
+  expect_equal(coef(cvfit), coef(cvfit$dpglmnet.fit, s = cvfit$lambda.1se))
   # numeric s still reads the path on the training part
   expect_equal(coef(cvfit, s = 0.05), coef(cvfit$dpglmnet.fit, s = 0.05))
   expect_equal(predict(cvfit, x[1:3, ], s = c(1, 0.05)),
                predict(cvfit$dpglmnet.fit, x[1:3, ], s = c(1, 0.05)))
-  expect_gt(max(abs(coef(cvfit, s = 0.05) - coef(cvfit))), 1e-4)
+  expect_gt(max(abs(coef(cvfit, s = 0.05) - coef(cvfit, s = "lambda.min"))), 1e-4)
   if (requireNamespace("glmnet", quietly = TRUE)) {
     reference <- glmnet::glmnet(x, y, lambda = 0.05, standardize = FALSE, thresh = 1e-14)
-    expect_equal(as.numeric(coef(cvfit)), as.numeric(coef(reference)), tolerance = 1e-6)
+    expect_equal(as.numeric(coef(cvfit, s = "lambda.min")), as.numeric(coef(reference)),
+                 tolerance = 1e-6)
   }
   expect_output(print(cvfit), "Refit on all 600 records at the chosen lambda")
   expect_output(print(cvfit), "s = \"lambda.min\" use it")
@@ -152,7 +156,7 @@ test_that("with a refit the ledger total is the composition by hand, at most the
   m <- led$mechanisms
   refit_rows <- m$part == 0L
   path_rows <- m$part == 1L
-  choice_row <- m$part == 2L
+  curve_rows <- m$part == 2L
   # the refit's releases are in the ledger as part 0 (every record), as its
   # own ledger lists them
   expect_true(all(startsWith(m$mechanism[refit_rows], "refit on all records: ")))
@@ -162,26 +166,20 @@ test_that("with a refit the ledger total is the composition by hand, at most the
   expect_setequal(m$type[refit_rows], c("laplace", "gaussian"))  # smoothness, path
   expect_equal(sum(m$count[refit_rows & m$type == "gaussian"]), 3 * (p + 1))  # 1 lambda
   expect_equal(sum(path_rows), nrow(cvfit$dpglmnet.fit$privacy$mechanisms))
-  expect_equal(sum(choice_row), 1L)
+  expect_equal(sum(curve_rows), 2L)  # the curve and its squares
   expect_match(led$parts, "part 0 read every record")
   # the refit's target: 40% of mu^2 of the budget
   mu <- gdp_mu(1, delta)
   expect_equal(cvfit$refit$privacy$target_epsilon, gdp_epsilon(sqrt(0.4) * mu, delta))
-  # by hand: Gaussian rows exactly in GDP, Laplace and exponential rows by
-  # basic composition (or the exponential one in RDP, as zCDP eps^2 / 8)
+  # by hand: Gaussian rows exactly in GDP, Laplace rows by basic composition
   gauss <- m$type == "gaussian"
   gdp_mu_of <- function(rows) sqrt(sum(m$count[rows & gauss] / m$noise_multiplier[rows & gauss]^2))
   laplace_of <- function(rows) sum((m$count / m$noise_multiplier)[rows & m$type == "laplace"])
-  eps_choice <- 2 / m$noise_multiplier[choice_row]
-  expect_equal(eps_choice, 2 * cvfit$loss.bound / cvfit$selection.scale)
   mu_refit <- gdp_mu_of(refit_rows)
   training <- laplace_of(refit_rows | path_rows) +
     gdp_epsilon(sqrt(mu_refit^2 + gdp_mu_of(path_rows)^2), delta)
-  orders <- default_orders()
-  validation <- min(
-    laplace_of(refit_rows) + eps_choice + gdp_epsilon(mu_refit, delta),
-    laplace_of(refit_rows) + as.numeric(rdp_epsilon(
-      orders, orders * mu_refit^2 / 2 + pmin(eps_choice, orders * eps_choice^2 / 8), delta)))
+  validation <- laplace_of(refit_rows) +
+    gdp_epsilon(sqrt(mu_refit^2 + gdp_mu_of(curve_rows)^2), delta)
   expect_equal(led$epsilon, max(training, validation), tolerance = 1e-10)
   expect_lte(led$epsilon, 1)
   expect_lte(training, 1)
@@ -189,10 +187,11 @@ test_that("with a refit the ledger total is the composition by hand, at most the
   # both parts are calibrated to the target, not wastefully below it
   expect_equal(training, 1, tolerance = 1e-5)
   expect_equal(validation, 1, tolerance = 1e-8)
-  # the refit is at the chosen lambda; coef and predict at "lambda.min" use it
+  # the refit is at lambda.min; coef and predict at "lambda.min" use it
   expect_equal(cvfit$refit$lambda, cvfit$lambda.min)
-  expect_equal(coef(cvfit), coef(cvfit$refit, s = cvfit$lambda.min))
-  expect_equal(predict(cvfit, x[1:4, ]), predict(cvfit$refit, x[1:4, ], s = cvfit$lambda.min))
+  expect_equal(coef(cvfit, s = "lambda.min"), coef(cvfit$refit, s = cvfit$lambda.min))
+  expect_equal(predict(cvfit, x[1:4, ], s = "lambda.min"),
+               predict(cvfit$refit, x[1:4, ], s = cvfit$lambda.min))
 })
 
 test_that("the planned ledger is the ledger the fit keeps", {

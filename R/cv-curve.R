@@ -1,0 +1,310 @@
+# The private validation curve of cv.dpglmnet(): the measures (per-record
+# losses and their public bounds), the release of the curve (one Gaussian
+# mechanism on the validation part), and what is computed from it by
+# post-processing (cvm, cvsd, lambda.min, lambda.1se), printed and plotted
+# as glmnet prints and plots a cv.glmnet fit.
+
+# The measures each family accepts (the first is "default"), and their
+# names as glmnet prints them.
+cv_measures <- list(
+  gaussian = c("mse", "deviance", "mae"),
+  binomial = c("deviance", "class", "mse", "mae")
+)
+cv_measure_choices <- c("default", "mse", "deviance", "class", "mae", "auc")
+
+cv_measure_name <- function(type.measure, family) {
+  switch(type.measure,
+    mse = "Mean-Squared Error",
+    mae = "Mean Absolute Error",
+    deviance = if (family == "gaussian") "Mean-Squared Error" else "Binomial Deviance",
+    class = "Misclassification Error")
+}
+
+# The checked measure for a family: "default" resolved, "auc" refused (its
+# sensitivity has no useful bound), others checked against the family.
+check_measure <- function(type.measure, family) {
+  type.measure <- check_choice(type.measure, cv_measure_choices, "type.measure")
+  allowed <- cv_measures[[family]]
+  if (is.null(allowed)) allowed <- c("mse", "mae")
+  if (type.measure == "auc") {
+    dpglmnet_abort("type.measure", paste(
+      "= \"auc\" is not offered: the AUC is not a mean of per-record losses.",
+      "Replacing one validation record can change it by up to 1 when a class",
+      "has few validation records (the class counts are private), so its",
+      "sensitivity has no useful public bound. Use \"deviance\" or \"class\"",
+      "(binomial), whose per-record losses are bounded."))
+  }
+  if (type.measure == "default") return(allowed[1L])
+  if (!type.measure %in% allowed) {
+    dpglmnet_abort("type.measure", sprintf("must be %s for family = \"%s\".",
+                                           paste0('"', c("default", allowed), '"',
+                                                  collapse = ", "), family))
+  }
+  type.measure
+}
+
+# Per-record validation losses (records x lambdas), before clipping. As
+# glmnet's cv.glmnet: binomial "mse" and "mae" sum over the two classes,
+# 2 (y - p)^2 and 2 |y - p|; gaussian "deviance" is the squared residual.
+validation_loss <- function(type.measure, family, link, y) {
+  mean_response <- family$linkinv(link)
+  two <- if (family$classes) 2 else 1
+  switch(type.measure,
+    mse = two * (y - mean_response)^2,
+    mae = two * abs(y - mean_response),
+    deviance = 2 * family$loss(link, y),
+    class = ((link > 0) != (y > 0.5)) * 1
+  )
+}
+
+# The largest value a measure's per-record loss can take whatever the data
+# (Inf: unbounded, clipped to `loss.bound`): a bound above it would only add
+# noise, so loss.bound is lowered to it.
+natural_loss_bound <- function(type.measure, family) {
+  if (type.measure == "class") return(1)
+  if (family$classes && type.measure %in% c("mse", "mae")) return(2)
+  Inf
+}
+
+# The default bound B of a record's loss (public, or post-processing of the
+# path's releases).
+default_loss_bound <- function(type.measure, fit, y.bound) {
+  residual <- function() {
+    y_sd <- fit$settings$standardization$y_sd
+    # 2 s_y with s_y the released (private) scale of y when the path
+    # standardized it; else the public y.bound
+    if (!is.null(y_sd) && !identical(y_sd, 1)) 2 * y_sd else y.bound
+  }
+  bound <- switch(type.measure,
+    mse = if (fit$family == "gaussian") residual()^2 else 2,
+    mae = if (fit$family == "gaussian") residual() else 2,
+    deviance = if (fit$family == "gaussian") residual()^2 else 2 * log(20),
+    class = 1)
+  min(bound, max_loss_bound)
+}
+
+# The Gaussian mechanisms of the curve on the validation part (part 2), K
+# lambdas, n_val records, bound B:
+#  * the K means of the clipped losses, L2 sensitivity sqrt(K) B / n_val
+#    (one record moves each mean by at most B / n_val);
+#  * with `second`, the K means of the squared clipped losses, sensitivity
+#    sqrt(K) B^2 / n_val, noised `second.factor` times more (relative to
+#    its sensitivity): it only feeds cvsd.
+# Both are `calibrated` (one noise level for the validation part).
+curve_mechanisms <- function(K, n_val, loss.bound, second, second.factor = curve_second_factor) {
+  B <- format(signif(loss.bound, 4))
+  rows <- list(mechanism(
+    "validation curve: mean clipped loss per lambda", "gaussian", 1,
+    sprintf("sqrt(%d) B / n_val = %s (B = %s, n_val = %d)", K,
+            format(signif(sqrt(K) * loss.bound / n_val, 4)), B, n_val),
+    calibrated = TRUE, part = 2L))
+  if (second) {
+    rows[[2L]] <- mechanism(
+      "validation curve: mean squared clipped loss per lambda (for cvsd)", "gaussian", 1,
+      sprintf("sqrt(%d) B^2 / n_val = %s (B = %s, n_val = %d)", K,
+              format(signif(sqrt(K) * loss.bound^2 / n_val, 4)), B, n_val),
+      calibrated = TRUE, factor = second.factor, part = 2L)
+  }
+  rows
+}
+
+# The squared losses carry this many times the noise of the losses
+# (relative to their sensitivities): they cost 1 / 3^2 = 11% of the curve's
+# mu^2, so the curve itself is noised only sqrt(1 + 1/9) = 1.054 times more
+# than it would be alone; the sampling error they estimate is mostly below
+# the curve's own noise (see cvsd).
+curve_second_factor <- 3
+
+# Releases the curve: the K columns of `loss` (validation records x
+# lambdas) clipped to [0, B], their means and (with `second`) the means of
+# their squares, with Gaussian noise of sd z sqrt(K) B / n_val and
+# second.factor z sqrt(K) B^2 / n_val (z = 0: exact, for epsilon = Inf). The
+# sums run in C++ (the package's one column-moments release, as for
+# standardization), on the losses divided by B so that they stay finite for
+# any public B.
+release_curve <- function(loss, loss.bound, z, second, rng,
+                          second.factor = curve_second_factor) {
+  loss[!is.finite(loss)] <- loss.bound  # a diverged path: the bound
+  unit <- pmin(pmax(loss / loss.bound, 0), 1)
+  storage.mode(unit) <- "double"
+  K <- ncol(unit)
+  n_val <- nrow(unit)
+  mean_sd <- z * sqrt(K) / n_val
+  second_sd <- if (second) second.factor * mean_sd else 0
+  moments <- .column_moments_cpp(unit, list(
+    transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
+    mean_sd = rep(mean_sd, K), second_sd = rep(second_sd, K),
+    lower = NULL, upper = NULL, shift = NULL,
+    seed = draw_seed(), secure = rng == "secure"))
+  list(mean = moments$mean * loss.bound,
+       # (without `second` the exact squares are never used: not released)
+       second = if (second) moments$second * loss.bound^2,
+       mean_sd = mean_sd * loss.bound,
+       second_sd = if (second) second_sd * loss.bound^2 else NA_real_)
+}
+
+# Post-processing of the released curve: cvm (clamped to [0, B], where the
+# exact curve lies), the per-record variance (from the released squares,
+# between 0 and the largest variance of a variable in [0, B] with that mean,
+# cvm (B - cvm); for "class" exactly cvm (B - cvm), the variance of a
+# two-valued loss), cvsd = sqrt(sampling variance of cvm + the variance of
+# its DP noise), lambda.min and lambda.1se. `radius`: the path's values are
+# l1 radii (larger = less regularized).
+curve_summary <- function(released, loss.bound, n_val, type.measure, lambda, radius) {
+  B <- loss.bound
+  cvm <- pmin(pmax(released$mean, 0), B)
+  variance <- if (type.measure == "class") {
+    cvm * (B - cvm)
+  } else {
+    second <- pmin(pmax(released$second, 0), B^2)
+    pmin(pmax(second - cvm^2, 0), cvm * (B - cvm))
+  }
+  sampling <- sqrt(variance / n_val)
+  cvsd <- sqrt(sampling^2 + released$mean_sd^2)
+  chosen <- one_se_rule(cvm, cvsd, lambda, radius)
+  c(list(cvm = cvm, cvsd = cvsd, cvup = cvm + cvsd, cvlo = cvm - cvsd,
+         cvsd.sampling = sampling, cvsd.noise = released$mean_sd), chosen)
+}
+
+# glmnet's rule: lambda.min the most regularized value attaining min(cvm);
+# lambda.1se the most regularized value whose cvm is at most cvm + cvsd at
+# lambda.min. Returns the two indices.
+one_se_rule <- function(cvm, cvsd, lambda, radius = FALSE) {
+  regularization <- if (radius) -lambda else lambda
+  most_regularized <- function(candidates) candidates[which.max(regularization[candidates])]
+  index_min <- most_regularized(which(cvm <= min(cvm)))
+  index_1se <- most_regularized(which(cvm <= cvm[index_min] + cvsd[index_min]))
+  list(index.min = index_min, index.1se = index_1se)
+}
+
+#' @export
+print.cv.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
+  cat("\nCall: ", deparse(x$call), "\n\n")
+  cat("Privacy:", format_privacy_line(x$privacy), "\n")
+  radius <- is_radius_path(x$dpglmnet.fit)
+  if (!length(x$validation)) {
+    cat("The budget afforded a single lambda on this data: nothing was chosen and no\n")
+    cat(sprintf(paste("validation curve released. Fitted on all %d records, without a",
+                      "validation split.\n\n"), x$dpglmnet.fit$nobs))
+  } else if (anyNA(x$cvm)) {
+    cat("The path has a single lambda on this data: nothing was chosen; the validation\n")
+    cat("part was unused.\n\n")
+  } else if (!is.finite(x$privacy$target_epsilon)) {
+    cat(sprintf(paste0("Measure: %s (per-record loss clipped at %s) on %d validation records,\n",
+                       "exact (epsilon = Inf: not private); SE is the sampling SE.\n\n"),
+                x$name, format(signif(x$loss.bound, digits)), length(x$validation)))
+  } else {
+    cat(sprintf("Measure: %s (per-record loss clipped at %s), released privately on %d\n",
+                x$name, format(signif(x$loss.bound, digits)), length(x$validation)))
+    cat(sprintf(paste0(
+      "validation records with Gaussian noise of sd %s on each cvm; SE includes it\n",
+      "(sampling SE and noise sd in quadrature).\n\n"),
+      format(signif(x$cvsd.noise, digits))))
+  }
+  index <- x$index[, 1L]
+  table <- data.frame(Lambda = signif(x$lambda[index], digits), Index = index,
+                      Measure = signif(x$cvm[index], digits),
+                      SE = signif(x$cvsd[index], digits),
+                      Nonzero = x$nzero[index], row.names = rownames(x$index))
+  if (radius) names(table)[1L] <- "Radius"
+  print(table)
+  if (!is.null(x$refit)) {
+    cat(sprintf(paste0(
+      "\nRefit on all %d records at the chosen %s (lambda.min; %s of mu^2 of the budget,\n",
+      "composed sequentially with the path and the curve): %d nonzero; coef() and\n",
+      "predict() at s = \"lambda.min\" use it (the default s = \"lambda.1se\" reads the path).\n"),
+      x$refit$nobs, if (is_radius_path(x$refit)) "radius" else "lambda",
+      format(x$refit.budget), x$refit$df[1L]))
+  }
+  invisible(x)
+}
+
+# The fit and the value of lambda that `s` designates: "lambda.1se" and
+# "lambda.min" are read from the released curve ("lambda.min" on the refit
+# when there is one); numeric values of lambda interpolate the path.
+cv_target <- function(object, s) {
+  if (is.character(s)) {
+    s <- check_choice(s, c("lambda.1se", "lambda.min"), "s")
+    if (s == "lambda.min" && !is.null(object$refit)) {
+      return(list(fit = object$refit, s = object$lambda.min))
+    }
+    return(list(fit = object$dpglmnet.fit, s = object[[s]]))
+  }
+  list(fit = object$dpglmnet.fit, s = check_s(s))
+}
+
+#' Coefficients, predictions and plot of a cv.dpglmnet fit
+#'
+#' As glmnet's methods for `cv.glmnet`: `s = "lambda.1se"` (the default, as
+#' in glmnet) is the most regularized lambda whose released validation loss
+#' is within one standard error of the minimum, `s = "lambda.min"` the
+#' lambda that minimises it; numeric `s` interpolates the path. With a
+#' refit (`cv.dpglmnet(refit = TRUE)`), `s = "lambda.min"` uses the refit
+#' on all records; `"lambda.1se"` and numeric `s` (even equal to
+#' `lambda.min`) use the path fitted on the training part. All of it is
+#' post-processing of the released path, curve and refit.
+#'
+#' `plot()` draws glmnet's cross-validation plot: the released validation
+#' curve `cvm` (red points) with error bars `cvlo` to `cvup` (one `cvsd`,
+#' which includes the curve's DP noise) against log(lambda), dotted
+#' vertical lines at `lambda.min` and `lambda.1se`, and the number of
+#' nonzero coefficients along the top. The coefficient path is
+#' `plot(cvfit$dpglmnet.fit)`.
+#' @param object,x A `"cv.dpglmnet"` fit.
+#' @param s `"lambda.1se"`, `"lambda.min"` or values of lambda.
+#' @param newx,... As in [predict.dpglmnet()] (`type` among `...`); `...` of
+#'   `plot` go to [graphics::plot()].
+#' @param sign.lambda As in glmnet: `-1` plots against -log(lambda).
+#' @return As the methods of `"dpglmnet"` fits; `plot` returns `x`
+#'   invisibly.
+#' @examples
+#' set.seed(1)
+#' n <- 3000; p <- 5
+#' x <- matrix(rnorm(n * p), n, p)
+#' y <- drop(x %*% c(1, -1, 0, 0, 0.5)) + rnorm(n)
+#' cvfit <- cv.dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8)
+#' coef(cvfit)                  # at lambda.1se, as glmnet
+#' coef(cvfit, s = "lambda.min")
+#' predict(cvfit, x[1:3, ])
+#' plot(cvfit)                  # the private validation curve
+#' plot(cvfit$dpglmnet.fit)     # the coefficient path
+#' @export
+coef.cv.dpglmnet <- function(object, s = "lambda.1se", ...) {
+  target <- cv_target(object, s)
+  coef(target$fit, s = target$s)
+}
+
+#' @rdname coef.cv.dpglmnet
+#' @export
+predict.cv.dpglmnet <- function(object, newx, s = "lambda.1se", ...) {
+  target <- cv_target(object, s)
+  predict(target$fit, newx, s = target$s, ...)
+}
+
+#' @rdname coef.cv.dpglmnet
+#' @export
+plot.cv.dpglmnet <- function(x, sign.lambda = 1, ...) {
+  sign.lambda <- check_numeric(sign.lambda, "sign.lambda", lower = -1, upper = 1)
+  if (abs(sign.lambda) != 1) dpglmnet_abort("sign.lambda", "must be 1 or -1.")
+  if (anyNA(x$cvm)) {
+    dpglmnet_warn(paste(
+      "no validation curve was released (the path has a single lambda): nothing",
+      "to plot; plot(x$dpglmnet.fit) draws the path."))
+    return(invisible(x))
+  }
+  radius <- is_radius_path(x$dpglmnet.fit)
+  at <- sign.lambda * log(x$lambda)
+  label <- if (radius) "log(radius)" else "Log(lambda)"
+  arguments <- utils::modifyList(list(
+    x = at, y = x$cvm, ylim = range(x$cvup, x$cvlo), type = "n", ylab = x$name,
+    xlab = if (sign.lambda < 0) paste0("-", label) else label), list(...))
+  do.call(graphics::plot, arguments)
+  width <- 0.01 * diff(range(at))
+  graphics::segments(at, x$cvup, at, x$cvlo, col = "darkgrey")
+  graphics::segments(at - width, x$cvup, at + width, x$cvup, col = "darkgrey")
+  graphics::segments(at - width, x$cvlo, at + width, x$cvlo, col = "darkgrey")
+  graphics::points(at, x$cvm, pch = 20, col = "red")
+  graphics::axis(side = 3, at = at, labels = paste(x$nzero), tick = FALSE, line = 0)
+  graphics::abline(v = sign.lambda * log(c(x$lambda.min, x$lambda.1se)), lty = 3)
+  invisible(x)
+}
