@@ -210,16 +210,20 @@
 #'   original scale, as glmnet does (its default). Everything is released
 #'   privately, with Gaussian noise charged to the ledger (see
 #'   `standardize.budget`), so `x.bounds` is needed. Each column (and a
-#'   gaussian `y`) is first clamped to a range chosen from one noisy
-#'   histogram of its values (41 log-spaced bins about 0 within `x.bounds`;
-#'   replace-one L2 sensitivity \eqn{\sqrt 2}), narrowing the public bounds
-#'   only through tails whose released counts are indistinguishable from
-#'   empty and only while the moments' noise would swamp the column's spread
-#'   (so tight bounds, such as 1 for a 0/1 dummy, are kept and crude ones
-#'   cost little); then the mean and second moment of the clamped column are
-#'   released. A column whose released spread cannot be told from the noise
-#'   is treated as constant (coefficient exactly 0, with a warning), so no
-#'   coefficient is noise divided by a noisy scale. When the histogram's
+#'   gaussian `y`) is first clamped to a range chosen from two noisy
+#'   histograms of its values, read in one pass: 41 bins log-spaced about 0
+#'   within `x.bounds` (they find a column's order of magnitude however crude
+#'   its bound) and 32 equal bins (they refine the ends); replace-one L2
+#'   sensitivity 2 for the pair. The public bounds are narrowed only through
+#'   tails whose released counts are indistinguishable from empty, so tight
+#'   bounds, such as 1 for a 0/1 dummy, are kept and crude ones cost little;
+#'   then the mean and second moment of the clamped column are released. A
+#'   gaussian `y` gets a quarter of `standardize.budget` (its mean is the
+#'   intercept and its scale multiplies every coefficient); the columns of
+#'   `x` share the rest. A column whose released spread cannot be told from
+#'   the noise is treated as constant (coefficient exactly 0, with a
+#'   warning), so no coefficient is noise divided by a noisy scale. When the
+#'   histograms'
 #'   count noise would exceed `n / 20` the public bounds are used instead
 #'   (no histogram is released). Dense and sparse `x` go through the same
 #'   mechanism; sparse `x` is scaled but not centred and its clamp keeps 0
