@@ -20,7 +20,9 @@ given_arguments <- function(call, env, formal_names) {
   given <- setdiff(names(as.list(call))[-1L], "")
   in_frame <- intersect(given, formal_names)
   values <- mget(in_frame, envir = env)
-  if ("..." %in% formal_names) values <- c(values, evalq(list(...), env))
+  # the elements of `...` of `env`, each forced once (a call built so that
+  # no `...` appears outside a function that has it)
+  if ("..." %in% formal_names) values <- c(values, eval(call("list", as.name("...")), env))
   values[intersect(given, names(values))]
 }
 

@@ -245,7 +245,7 @@ mechanism_lines <- function(mechanisms) {
     noise <- switch(row$type,
       gaussian = "Gaussian noise, sd",
       laplace = "Laplace noise, scale",
-      exponential = "report-noisy-max, Gumbel noise, scale",
+      exponential = "Gumbel noise (exponential mechanism), scale",
       paste(row$type, "noise, scale"))
     multiplier <- if (is.na(row$noise_multiplier)) "(uncalibrated)"
                   else if (row$noise_multiplier == 0) "0"
@@ -314,7 +314,7 @@ print.dpglmnet_privacy <- function(x, details = FALSE, ...) {
     sprintf("Neighbouring data sets: %s (one record replaced by another; n is public).",
             x$relation),
     sprintf("Target: epsilon = %s, delta = %s; the spent epsilon is never above it.",
-            format(x$target_epsilon), format(x$target_delta)),
+            format(signif(x$target_epsilon, 4)), format(signif(x$target_delta, 3))),
     paste0("Accountant: ", x$accountant, "."),
     paste0("Sampling: ", x$sampling, "."),
     if (!is.null(x$parts)) paste0("Parts: ", x$parts, "."),
