@@ -196,6 +196,8 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
                         validation.fraction = 0.2, loss.bound = NULL,
                         refit = FALSE, refit.budget = 0.5,
                         rng = c("seeded", "secure")) {
+  # a data frame or a formula: expanded as model.matrix() would (R/formula.R)
+  if (is_frame_input(x)) return(cv_dpglmnet_frame(match.call(), environment()))
   call <- public_call(match.call(), "cv.dpglmnet")
   arguments <- list(...)
   check_path_arguments(arguments)

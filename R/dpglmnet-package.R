@@ -11,5 +11,5 @@
 #' @name dpglmnet-package
 #' @useDynLib dpglmnet, .registration = TRUE
 #' @importFrom Rcpp sourceCpp
-#' @importFrom stats coef predict
+#' @importFrom stats coef predict family deviance
 NULL

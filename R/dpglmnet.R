@@ -29,6 +29,36 @@
 #' the Laplace mechanism, composed with the rest by basic composition. The
 #' ledger in `fit$privacy` lists every mechanism and the total spent.
 #'
+#' @section Data frames and formulas:
+#' `x` may be a data frame (numeric, logical, factor and character columns),
+#' with the response in `y`, or a formula with `data`, in the manner of
+#' glmnetUtils: `dpglmnet(y ~ ., data = df, x.bounds = c(age = 90))`. The
+#' frame is expanded as `model.matrix(~ ., x)` (or `model.matrix(formula,
+#' data)`) would, without its intercept column: treatment contrasts for
+#' every factor (ordered ones too), logical columns as `<name>TRUE`, and
+#' model.matrix's column names. The factor levels are public schema (a
+#' factor's declared levels, used or not); a character column's levels are
+#' the values found in the data, which the fit then reveals, so it warns:
+#' declare such a column as a factor with its public levels.
+#'
+#' Bounds: each dummy column is 0/1, so its bound is 1 without your giving
+#' it; each numeric column takes its bound by name from `x.bounds`
+#' (`c(age = 90, income = 1e6)`, or one unnamed value for every numeric
+#' column), and an error names the numeric columns left without one. An
+#' interaction column is bounded by the product of its variables' bounds.
+#' Without `x.bounds` the columns are unbounded, as in the matrix interface,
+#' unless every column is categorical (then all bounds are 1).
+#' `penalty.factor`, `lower.limits` and `upper.limits`, when given per
+#' column, follow the expanded columns.
+#'
+#' Missing values are an error naming the argument and the columns (no row
+#' is dropped silently); so are a formula without its intercept (use
+#' `intercept = FALSE`) and `offset()` terms. The fit keeps the expansion
+#' recipe (`fit$recipe`: terms, levels, contrasts; no data), and
+#' `predict(fit, newx)` expands a data frame `newx` the same way (a level
+#' the fit does not know is an error). The fit's `call` keeps the formula
+#' and names the data frame; it holds no records.
+#'
 #' @section DP-SGD:
 #' `solver = "dpsgd"` is proximal DP-SGD: each step draws `batch.size`
 #' records uniformly without replacement (independently of earlier steps),
@@ -179,7 +209,9 @@
 #' 1e-3 of its scale over the last 10\% of the steps).
 #'
 #' @param x Input matrix, `n` rows (records) by `p` columns: a numeric matrix
-#'   or a sparse `Matrix` (converted to `dgCMatrix`).
+#'   or a sparse `Matrix` (converted to `dgCMatrix`); or a data frame, or a
+#'   formula such as `y ~ .` with `data` (see Section Data frames and
+#'   formulas).
 #' @param y Response. Gaussian: numeric. Binomial: a two-level factor (the
 #'   second level is modelled), a logical, a 0/1 numeric vector, or a
 #'   two-column 0/1 indicator matrix with one 1 per row (the second column
@@ -341,7 +373,9 @@
 #'   two-valued at its bounds, and the fit a model of the clamped column
 #'   (coefficients grow like 1 / bound): the fit warns when a column's
 #'   released second moment is at least 90% of its bound squared (and the
-#'   release is precise enough to tell).
+#'   release is precise enough to tell). With a data frame or formula `x`:
+#'   named by numeric column, or one value for all numeric columns; dummy
+#'   columns get 1 (see Section Data frames and formulas).
 #' @param y.bound Public bound on \eqn{|y_i|} (gaussian), in \[1e-100,
 #'   1e100\]: `y` is clamped to it, so the fit models the clamped response
 #'   (an intercept cannot pass the bound). The fit warns when the released
@@ -361,6 +395,8 @@
 #'   fails, the fit stops with an error; it never falls back to the seeded
 #'   generator.
 #' @param trace.it If `> 0`, print progress after each lambda.
+#' @param data With a formula `x`: the data frame holding its variables
+#'   (the response too). Refused otherwise.
 #' @return An object of class `"dpglmnet"`: glmnet's fields `a0`, `beta`
 #'   (a `dgCMatrix`), `df`, `dim`, `lambda`, `nobs`, `call` (holding no
 #'   data: `x` and `y` appear only as symbols, `x`/`y` when they were given
@@ -398,6 +434,14 @@
 #' fw <- dpglmnet(x, y, solver = "dpfw", l1.radius = c(0.5, 1, 2), passes = 50,
 #'                epsilon = 1, x.bounds = 4, y.bound = 5)
 #' coef(fw, s = 1)
+#' # A data frame with a factor, through a formula: the dummies of `group`
+#' # need no bounds
+#' df <- data.frame(age = runif(400, 18, 90),
+#'                  group = factor(sample(c("a", "b", "c"), 400, TRUE)))
+#' df$income <- 1000 * df$age + 5000 * (df$group == "b") + rnorm(400, sd = 1e4)
+#' fit_df <- dpglmnet(income ~ ., data = df, epsilon = 1, x.bounds = c(age = 90),
+#'                    y.bound = 2e5)
+#' predict(fit_df, newx = data.frame(age = 40, group = "b"), s = fit_df$lambda[1])
 #' @export
 dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      nlambda = NULL,
@@ -414,7 +458,15 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      smoothness = NULL, smoothness.budget = 0.1,
                      clip.budget = 0.2, standardize.budget = 0.3,
                      x.bounds = NULL, y.bound = NULL,
-                     rng = c("seeded", "secure"), trace.it = 0) {
+                     rng = c("seeded", "secure"), trace.it = 0, data = NULL) {
+  # Data frames and formulas are expanded to a matrix and come back here
+  # (R/formula.R).
+  if (is_frame_input(x)) return(fit_from_frame(match.call(), environment()))
+  if (!is.null(data)) {
+    dpglmnet_abort("data", paste(
+      "is for the formula interface (x a formula such as y ~ .); with a",
+      "matrix `x`, give the response as `y`."))
+  }
   call <- public_call(match.call(), "dpglmnet")
   problem <- check_problem(
     x = x, y = y, family = family, alpha = alpha, nlambda = nlambda,

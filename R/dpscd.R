@@ -59,7 +59,9 @@ dpscd_solver <- list(
          sensitivity = dpscd_sensitivity(setup$clip, setup$row_bound),
          noise_sd = noise,
          coefficient_noise = dpscd_coefficient_noise(noise, lambda, problem$n,
-                                                     setup$steps))
+                                                     setup$steps),
+         # one value per lambda, the same on every coefficient (print())
+         coefficient_noise_per = "lambda")
   }
 )
 

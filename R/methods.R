@@ -3,19 +3,34 @@
 
 #' Print a dpglmnet fit
 #'
-#' Prints the call, the privacy ledger in one line and the path (number of
-#' non-zero coefficients and lambda). glmnet's `%Dev` column is not shown:
-#' deviance is computed from the data and is not private. For the l1-ball
+#' Prints the call, the privacy spent in words (the budget, the neighbouring
+#' relation, how the releases compose), how much noise the updates put on
+#' the coefficients (on the original scale of `x` and `y`, when the solver
+#' reports it), and the path (number of non-zero coefficients and lambda).
+#' glmnet's `%Dev` column is not shown: the training deviance is computed
+#' from the records and is not part of the private release. For the l1-ball
 #' solvers (`"dpfw"`, `"nmd"`) the path parameter is the l1 radius, printed
-#' as `Radius` (it is stored in `lambda`).
+#' as `Radius` (it is stored in `lambda`). The full ledger is
+#' `print(fit$privacy, details = TRUE)`.
 #' @param x A `"dpglmnet"` fit.
 #' @param digits Significant digits.
 #' @param ... Unused.
 #' @return `x`, invisibly.
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(300 * 3), 300, 3)
+#' y <- drop(x %*% c(1, -1, 0)) + rnorm(300)
+#' fit <- dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 6)
+#' print(fit)
+#' print(fit$privacy)                  # the ledger, folded
+#' print(fit$privacy, details = TRUE)  # the full table
 #' @export
 print.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
   cat("\nCall: ", deparse(x$call), "\n\n")
-  cat("Privacy:", format_privacy_line(x$privacy), "\n\n")
+  cat(wrap_text(paste("Privacy:", format_privacy_line(x$privacy))), sep = "\n")
+  noise <- coefficient_noise_text(x)
+  if (!is.null(noise)) cat(wrap_text(paste("Noise:", noise)), sep = "\n")
+  cat("\n")
   if (is_radius_path(x)) {
     cat("Path over l1 radii (stored in `lambda`; `s` in coef/predict is a radius)\n")
     print(data.frame(Df = x$df, Radius = signif(x$lambda, digits)))
@@ -25,25 +40,133 @@ print.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
   invisible(x)
 }
 
+# Text wrapped to the console width, continuation lines indented.
+wrap_text <- function(text, indent = 0, exdent = 2) {
+  strwrap(text, width = max(40L, getOption("width") - 2L), indent = indent,
+          exdent = exdent)
+}
+
+# The sd of the noise one update adds to each coefficient, on the original
+# scale (released standardization scales times the solver's public noise;
+# post-processing), per column; NULL when the solver reports none or the
+# fit is not private. A column treated as constant gets NA (its
+# coefficient is held at 0).
+coefficient_noise_by_column <- function(object) {
+  settings <- object$settings
+  noise <- settings$coefficient_noise
+  p <- object$dim[1L]
+  if (!length(noise) || !is.finite(object$privacy$target_epsilon) || !any(noise > 0)) {
+    return(NULL)
+  }
+  # per column, one for all columns, or (DP-SCD) one per lambda, the same
+  # on every column
+  by_column <- if (identical(settings$coefficient_noise_per, "lambda")) {
+    rep(stats::median(noise), p)
+  } else rep_len(noise, p)
+  r <- settings$standardization
+  if (!is.null(r)) {
+    by_column <- by_column * r$y_sd * r$x_scale
+    by_column[r$x_constant] <- NA
+  }
+  stats::setNames(by_column, rownames(object$beta))
+}
+
+coefficient_noise_text <- function(object) {
+  noise <- coefficient_noise_by_column(object)
+  if (is.null(noise) || all(is.na(noise))) return(NULL)
+  shown <- noise[!is.na(noise)]
+  spread <- if (length(shown) > 1L && diff(range(shown)) > 0.05 * stats::median(shown)) {
+    sprintf("; from %s to %s", format(signif(min(shown), 2)), format(signif(max(shown), 2)))
+  } else ""
+  sprintf("%s Gaussian noise of sd about %s on the original scale (median over %d column%s%s; per column in summary()).",
+    noise_meaning(object), format(signif(stats::median(shown), 2)), length(shown),
+    if (length(shown) > 1L) "s" else "", spread)
+}
+
+# What coefficient_noise measures: the noise of one update (DP-CD, DP-SGD),
+# or what the steps of one lambda leave in a coefficient (DP-SCD, whose
+# noise accumulates; the median over the lambdas, largest at the smallest).
+noise_meaning <- function(object) {
+  if (identical(object$settings$coefficient_noise_per, "lambda")) {
+    "the steps at each lambda leave in every coefficient (median over the lambdas)"
+  } else "each coefficient update adds"
+}
+
 #' Summarize a dpglmnet fit
 #'
+#' The call, family, dimensions and solver settings; the privacy ledger;
+#' the released clamps and scales of the private standardization, one row
+#' per column (the public bound, the released clamp, mean and standard
+#' deviation, whether the column was treated as constant, and the noise an
+#' update adds to its coefficient); and the path. Everything shown is public
+#' or released (see the ledger).
 #' @param object A `"dpglmnet"` fit.
+#' @param x A `"summary.dpglmnet"` object.
+#' @param digits Significant digits of the tables.
 #' @param ... Unused.
 #' @return An object of class `"summary.dpglmnet"`: the call, family,
-#'   dimensions, solver settings, the full privacy ledger and the path.
+#'   dimensions, solver settings, the full privacy ledger, `columns` (the
+#'   per-column table, `NULL` without standardization or noise figures),
+#'   `response` (the released clamp, mean and sd of a standardized `y`) and
+#'   the path.
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(300 * 3), 300, 3, dimnames = list(NULL, c("a", "b", "c")))
+#' y <- drop(x %*% c(1, -1, 0)) + rnorm(300)
+#' fit <- dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 6)
+#' summary(fit)
+#' summary(fit)$columns
 #' @export
 summary.dpglmnet <- function(object, ...) {
+  tables <- standardization_tables(object)
   structure(list(
     call = object$call, family = object$family, nobs = object$nobs,
     nvars = object$dim[1L], intercept = object$intercept,
     settings = object$settings, privacy = object$privacy,
+    columns = tables$columns, response = tables$response,
     path = if (is_radius_path(object)) data.frame(Df = object$df, Radius = object$lambda)
            else data.frame(Df = object$df, Lambda = object$lambda)
   ), class = "summary.dpglmnet")
 }
 
+# The released standardization, per column, and of y: post-processing of
+# released values and public bounds.
+standardization_tables <- function(object) {
+  s <- object$settings
+  r <- s$standardization
+  noise <- coefficient_noise_by_column(object)
+  names <- rownames(object$beta)
+  p <- length(names)
+  if (is.null(r) && is.null(noise)) return(list(columns = NULL, response = NULL))
+  columns <- data.frame(row.names = names, check.names = FALSE,
+                        bound = if (is.null(s$x.bounds)) rep(NA_real_, p) else s$x.bounds)
+  if (!is.null(r)) {
+    clamp <- released_clamp(r$x_lower, r$x_upper, s$x.bounds, p)
+    columns$clamp_lower <- clamp$lower
+    columns$clamp_upper <- clamp$upper
+    columns$mean <- r$x_mean
+    columns$sd <- r$x_sd
+    columns$constant <- r$x_constant
+  }
+  if (!is.null(noise)) columns$noise_sd <- unname(noise)
+  response <- NULL
+  if (!is.null(r) && !identical(r$y_sd, 1)) {
+    response <- data.frame(row.names = "y", bound = s$y.bound, mean = r$y_mean, sd = r$y_sd)
+  }
+  list(columns = columns, response = response)
+}
+
+# The clamp the standardization read each column through: the released
+# range when the histograms were released, else the public bounds.
+released_clamp <- function(lower, upper, bounds, p) {
+  if (!is.null(lower)) return(list(lower = lower, upper = upper))
+  if (!is.null(bounds)) return(list(lower = -bounds, upper = bounds))
+  list(lower = rep(-Inf, p), upper = rep(Inf, p))
+}
+
+#' @rdname summary.dpglmnet
 #' @export
-print.summary.dpglmnet <- function(x, ...) {
+print.summary.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
   cat("\nCall: ", deparse(x$call), "\n\n")
   s <- x$settings
   cat(sprintf("Family: %s; %d records, %d variables; intercept: %s\n",
@@ -58,12 +181,35 @@ print.summary.dpglmnet <- function(x, ...) {
       if (is.null(s$selection)) "" else paste0(", ", s$selection, " order"),
       if (isTRUE(s$average)) ", periodic averaging" else ""))
   }
-  cat(sprintf("Smoothness constants: %s; noise multiplier z = %.6g\n\n",
+  cat(sprintf("Smoothness constants: %s; noise multiplier z = %.4g\n\n",
               s$smoothness, s$noise_multiplier))
   print(x$privacy)
+  if (!is.null(x$columns)) {
+    noise_note <- if (!is.null(x$columns$noise_sd)) {
+      sprintf("; noise_sd: the sd of the noise %s, original scale",
+              sub("every coefficient", "the coefficient",
+                  sub("each coefficient update adds", "one update adds to the coefficient",
+                      noise_meaning(list(settings = s)), fixed = TRUE), fixed = TRUE))
+    } else ""
+    cat("\n")
+    cat(wrap_text(if (isTRUE(s$standardize)) {
+      paste0("Standardization (the released clamp, mean and sd of each column", noise_note, "):")
+    } else paste0("Columns (bound", noise_note, "):"), exdent = 0), sep = "\n")
+    print(signif_table(x$columns, digits))
+  }
+  if (!is.null(x$response)) {
+    cat("\nResponse (released mean and sd of y clamped to its bound):\n")
+    print(signif_table(x$response, digits))
+  }
   cat("\nPath:\n")
-  print(x$path)
+  print(signif_table(x$path, digits))
   invisible(x)
+}
+
+signif_table <- function(table, digits) {
+  numeric <- vapply(table, is.double, logical(1))
+  table[numeric] <- lapply(table[numeric], signif, digits = digits)
+  table
 }
 
 # glmnet's linear interpolation between the fitted lambdas; values of s
@@ -122,33 +268,81 @@ path_coefficients <- function(object, s) {
 #' public `x.bounds` of the fit (the records it learnt from were clamped to
 #' them too) and to nothing else, so for new records inside the bounds
 #' `predict(fit, newx, s)` equals `cbind(1, newx) %*% coef(fit, s)`.
+#'
+#' `exact = TRUE` at values of `s` off the fitted sequence would refit the
+#' path on the training records (glmnet's meaning): a new release that the
+#' fit's ledger does not cover, so it is an error; at fitted values it
+#' returns them, as interpolation does. `newoffset` is an error too: fits
+#' have no offset. Any other argument not listed here is an error rather
+#' than silently ignored.
 #' @param object A `"dpglmnet"` fit.
-#' @param newx Matrix of new values for `x` (dense or sparse) at which
-#'   predictions are made, one row per record (a single record may also be
-#'   given as a vector of its `p` values); not needed for
-#'   `type = "coefficients"` or `"nonzero"`.
+#' @param newx New values for `x` at which predictions are made, one row
+#'   per record: a matrix (dense or sparse) with the fit's columns (a single
+#'   record may also be given as a vector of its `p` values), or, for a fit
+#'   made from a data frame or formula, a data frame with the original
+#'   columns, expanded as the training data were (see [dpglmnet()]). Not
+#'   needed for `type = "coefficients"` or `"nonzero"`.
 #' @param s Values of lambda (of the l1 radius for the l1-ball solvers
 #'   `"dpfw"` and `"nmd"`); default the fitted sequence.
 #' @param type `"link"` (linear predictor), `"response"` (fitted values or
 #'   probabilities), `"class"` (binomial: the class label), `"coefficients"`
 #'   or `"nonzero"` (indices of non-zero coefficients, one vector per lambda).
-#' @param ... Unused.
+#' @param exact `FALSE` (default): interpolate between the fitted lambdas.
+#'   `TRUE` is accepted only when every `s` is a fitted lambda.
+#' @param newoffset Not supported (fits have no offset): an error if given.
+#' @param ... Nothing: any argument here is an error.
 #' @return `coef`: a sparse matrix with the intercept in the first row.
 #'   `predict`: a matrix with one column per lambda, or a list for
 #'   `"nonzero"`.
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(300 * 3), 300, 3)
+#' y <- drop(x %*% c(1, -1, 0)) + rnorm(300)
+#' fit <- dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 6,
+#'                 lambda = c(0.5, 0.1, 0.02))
+#' coef(fit, s = 0.05)                      # interpolated: free
+#' predict(fit, newx = x[1, ], s = 0.05)    # one record
+#' predict(fit, type = "nonzero")
 #' @export
-coef.dpglmnet <- function(object, s = NULL, ...) {
-  path_coefficients(object, check_s(s))
+coef.dpglmnet <- function(object, s = NULL, exact = FALSE, ...) {
+  reject_unknown_arguments(list(...), "coef")
+  s <- check_s(s)
+  check_exact(exact, s, object)
+  path_coefficients(object, s)
+}
+
+# exact = TRUE is glmnet's refit at new lambdas: refused where it would
+# read the records again (off the fitted values), honest where it is the
+# interpolation anyway (at fitted values).
+check_exact <- function(exact, s, object) {
+  check_flag(exact, "exact")
+  if (exact && !is.null(s) && !all(s %in% object$lambda)) {
+    dpglmnet_abort("exact", paste(
+      "= TRUE would refit the path at values of `s` that were not fitted,",
+      "reading the training records again: a release that the fit's privacy",
+      "ledger does not cover (it would spend more budget). Use exact = FALSE",
+      "(linear interpolation between the fitted lambdas, free), or fit again",
+      "with dpglmnet(lambda = ...) under a budget of its own."))
+  }
+  invisible()
 }
 
 #' @rdname coef.dpglmnet
 #' @export
 predict.dpglmnet <- function(object, newx, s = NULL,
                              type = c("link", "response", "class",
-                                      "coefficients", "nonzero"), ...) {
+                                      "coefficients", "nonzero"),
+                             exact = FALSE, newoffset, ...) {
+  reject_unknown_arguments(list(...), "predict")
+  if (!missing(newoffset)) {
+    dpglmnet_abort("newoffset", paste(
+      "is not supported: dpglmnet fits have no offset, so there is none to",
+      "replace. Add the offset to the linear predictor yourself."))
+  }
   type <- check_choice(type, c("link", "response", "class", "coefficients",
                                "nonzero"), "type")
   s <- check_s(s)
+  check_exact(exact, s, object)
   coefs <- path_coefficients(object, s)
   if (type == "coefficients") return(coefs)
   if (type == "nonzero") {
@@ -157,6 +351,14 @@ predict.dpglmnet <- function(object, newx, s = NULL,
                   function(l) which(beta[, l] != 0)))
   }
   if (missing(newx)) dpglmnet_abort("newx", sprintf("is needed for type = \"%s\".", type))
+  if (is.data.frame(newx)) {
+    if (is.null(object$recipe)) {
+      dpglmnet_abort("newx", paste(
+        "is a data frame, but the fit was made from a matrix: give a matrix with",
+        "the fit's columns (or fit with a data frame or a formula)."))
+    }
+    newx <- expand_newx(newx, object$recipe)
+  }
   # One record may come as a plain vector of its p values (one row), as in
   # glmnet; any number of rows from 1 on.
   if (is.atomic(newx) && is.null(dim(newx)) && (is.numeric(newx) || is.logical(newx)) &&
@@ -198,17 +400,42 @@ clamp_like_fit <- function(newx, object) {
 
 #' Plot the coefficient paths of a dpglmnet fit
 #'
+#' As glmnet's plot: one curve per coefficient against log lambda (log
+#' radius for the l1-ball solvers) or the L1 norm. A fit at a single lambda
+#' has no path: its coefficients are drawn as a dot chart instead.
+#' glmnet's `xvar = "dev"` (the fraction of deviance explained) is refused:
+#' it needs the training deviance, computed from the records, a release that
+#' the fit's privacy ledger does not cover.
 #' @param x A `"dpglmnet"` fit.
 #' @param xvar `"lambda"` (log lambda; log radius for the l1-ball solvers)
 #'   or `"norm"` (L1 norm of the coefficients).
 #' @param label Label each curve with its variable name.
-#' @param ... Passed to [graphics::matplot()].
+#' @param ... Passed to [graphics::matplot()] (to [graphics::dotchart()] for
+#'   a single lambda).
 #' @return `x`, invisibly.
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(300 * 4), 300, 4)
+#' y <- drop(x %*% c(1, -1, 0.5, 0)) + rnorm(300)
+#' fit <- dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 6,
+#'                 lambda = exp(seq(log(0.5), log(0.01), length.out = 5)))
+#' plot(fit, label = TRUE)
+#' plot(fit, xvar = "norm")
+#' one <- dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 6, lambda = 0.05)
+#' plot(one)  # a dot chart of the coefficients
 #' @export
 plot.dpglmnet <- function(x, xvar = c("lambda", "norm"), label = FALSE, ...) {
+  if (identical(xvar, "dev")) {
+    dpglmnet_abort("xvar", paste(
+      "= \"dev\" is not available: the fraction of deviance explained needs",
+      "the training deviance, computed from the records, a release that the",
+      "fit's privacy ledger does not cover. Use xvar = \"lambda\" or \"norm\",",
+      "or deviance(fit, newx, newy) on held-out records."))
+  }
   xvar <- check_choice(xvar, c("lambda", "norm"), "xvar")
   check_flag(label, "label")
   beta <- as.matrix(x$beta)
+  if (ncol(beta) == 1L) return(plot_single_lambda(x, beta, ...))
   index <- if (xvar == "lambda") log(x$lambda) else colSums(abs(beta))
   xlab <- if (xvar == "norm") "L1 Norm" else if (is_radius_path(x)) "Log Radius" else "Log Lambda"
   graphics::matplot(index, t(beta), type = "l", lty = 1, xlab = xlab,
@@ -219,6 +446,17 @@ plot.dpglmnet <- function(x, xvar = c("lambda", "norm"), label = FALSE, ...) {
     graphics::text(index[end], beta[, end], labels = rownames(beta), pos = 4,
                    cex = 0.7, xpd = TRUE)
   }
+  invisible(x)
+}
+
+# One lambda, no path: the coefficients as a dot chart, zero marked.
+plot_single_lambda <- function(x, beta, ...) {
+  parameter <- if (is_radius_path(x)) "l1 radius" else "lambda"
+  graphics::dotchart(rev(beta[, 1L]), labels = rev(rownames(beta)),
+                     xlab = "Coefficient",
+                     main = sprintf("Coefficients at %s = %s (%d nonzero)", parameter,
+                                    format(signif(x$lambda, 4)), x$df), ...)
+  graphics::abline(v = 0, lty = 3)
   invisible(x)
 }
 

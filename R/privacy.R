@@ -206,20 +206,60 @@ accountant_description <- function(method, parts, revealed = FALSE) {
   text
 }
 
-format_privacy_line <- function(ledger) {
+# The budget spent, in words: "(epsilon = 1, delta = 1e-06)-differential
+# privacy, one record replaced" (epsilon rounded for reading; the exact
+# value is in the ledger and print(details = TRUE)).
+privacy_budget_text <- function(ledger) {
   if (!is.finite(ledger$target_epsilon)) {
     return("not private (epsilon = Inf): no noise, no clipping")
   }
-  sprintf("(epsilon = %s, delta = %s)-DP, %s records; %d releases, %s",
-          format(signif(ledger$epsilon, 6)), format(signif(ledger$delta, 4)),
-          ledger$relation, as.integer(sum(ledger$mechanisms$count)),
-          paste0(
-            switch(ledger$method,
-                   gdp = sprintf("GDP mu = %.4g", ledger$mu),
-                   rdp = sprintf("RDP, best order %g", ledger$rdp_order),
-                   "basic composition"),
-            if (ledger$epsilon_pure > 0)
-              sprintf(" + pure eps = %.3g", ledger$epsilon_pure)))
+  sprintf("(epsilon = %s, delta = %s)-differential privacy, %s",
+          format(signif(ledger$epsilon, 4)), format(signif(ledger$delta, 3)),
+          if (identical(ledger$relation, "replace-one")) "one record replaced"
+          else paste("neighbours:", ledger$relation))
+}
+
+# How the releases compose, briefly.
+composition_text <- function(ledger) {
+  paste0(
+    switch(ledger$method,
+           gdp = sprintf("composed exactly in Gaussian DP (mu = %.3g)", ledger$mu),
+           rdp = sprintf("composed in Renyi DP (RDP, best order %g)", ledger$rdp_order),
+           "basic composition"),
+    if (ledger$epsilon_pure > 0)
+      sprintf(" plus %.3g of pure epsilon", ledger$epsilon_pure))
+}
+
+# One line for print(fit) and print(cvfit).
+format_privacy_line <- function(ledger) {
+  if (!is.finite(ledger$target_epsilon)) return(privacy_budget_text(ledger))
+  sprintf("%s; %s noisy releases, %s.", privacy_budget_text(ledger),
+          format(sum(ledger$mechanisms$count), big.mark = ","), composition_text(ledger))
+}
+
+# One line per mechanism: how many times it ran, what it released, and its
+# noise as a multiple of its replace-one sensitivity.
+mechanism_lines <- function(mechanisms) {
+  vapply(seq_len(nrow(mechanisms)), function(k) {
+    row <- mechanisms[k, ]
+    noise <- switch(row$type,
+      gaussian = "Gaussian noise, sd",
+      laplace = "Laplace noise, scale",
+      exponential = "Gumbel noise (exponential mechanism), scale",
+      paste(row$type, "noise, scale"))
+    multiplier <- if (is.na(row$noise_multiplier)) "(uncalibrated)"
+                  else if (row$noise_multiplier == 0) "0"
+                  else format(signif(row$noise_multiplier, 3))
+    extra <- c(
+      if (!identical(row$sampling, "none"))
+        sprintf("batches at rate %s", format(signif(row$sampling_rate, 3))),
+      if (row$part > 0) sprintf("part %d of the split only", row$part),
+      if (!is.null(row$epsilon) && !is.na(row$epsilon))
+        sprintf("epsilon %s", format(signif(row$epsilon, 3))))
+    sprintf("%s x %s: %s %s x sensitivity %s%s", format(row$count, big.mark = ","), row$mechanism,
+            noise, multiplier, row$sensitivity,
+            if (length(extra)) paste0(" (", paste(extra, collapse = "; "), ")") else "")
+  }, character(1))
 }
 
 #' The privacy ledger of a fit
@@ -243,22 +283,63 @@ format_privacy_line <- function(ledger) {
 #' that read disjoint parts of the records compose in parallel: the total
 #' is the largest part's.
 #'
+#' `print()` states it in words, one line per mechanism (how many times it
+#' ran and its noise as a multiple of its sensitivity); `details = TRUE`
+#' adds the full table and the exact spent epsilon, and `as.data.frame()`
+#' returns the table.
+#'
 #' @param x A `"dpglmnet_privacy"` ledger.
+#' @param details `TRUE` to print the full table of mechanisms and the
+#'   exact totals too.
+#' @param row.names,optional Unused (as [as.data.frame()]).
 #' @param ... Unused.
-#' @return `x`, invisibly.
+#' @return `print`: `x`, invisibly. `as.data.frame`: the mechanisms table.
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(300 * 3), 300, 3)
+#' y <- drop(x %*% c(1, -1, 0)) + rnorm(300)
+#' fit <- dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 6)
+#' fit$privacy
+#' print(fit$privacy, details = TRUE)
+#' as.data.frame(fit$privacy)[, c("mechanism", "count", "noise_multiplier")]
 #' @export
-print.dpglmnet_privacy <- function(x, ...) {
-  cat("Privacy ledger:", format_privacy_line(x), "\n")
-  cat("  neighbouring relation:", x$relation, "(one record replaced)\n")
-  cat("  accountant:", x$accountant, "\n")
-  cat("  sampling:", x$sampling, "\n")
-  if (!is.null(x$parts)) cat("  parts:", x$parts, "\n")
-  cat(sprintf("  target: epsilon = %s, delta = %s; spent: epsilon = %s\n",
-              format(x$target_epsilon), format(x$target_delta),
-              format(x$epsilon, digits = 12)))
-  cat("  noise source:", x$rng, "\n")
-  print(x$mechanisms, row.names = FALSE)
+print.dpglmnet_privacy <- function(x, details = FALSE, ...) {
+  check_flag(details, "details")
+  cat(wrap_text(paste("Privacy ledger:", privacy_budget_text(x))), sep = "\n")
+  if (!is.finite(x$target_epsilon)) {
+    if (details) print(x$mechanisms, row.names = FALSE)
+    return(invisible(x))
+  }
+  lines <- c(
+    sprintf("Neighbouring data sets: %s (one record replaced by another; n is public).",
+            x$relation),
+    sprintf("Target: epsilon = %s, delta = %s; the spent epsilon is never above it.",
+            format(signif(x$target_epsilon, 4)), format(signif(x$target_delta, 3))),
+    paste0("Accountant: ", x$accountant, "."),
+    paste0("Sampling: ", x$sampling, "."),
+    if (!is.null(x$parts)) paste0("Parts: ", x$parts, "."),
+    sprintf("Noise source: %s.", x$rng))
+  for (line in lines) cat(wrap_text(line, indent = 2, exdent = 4), sep = "\n")
+  cat(sprintf("  Mechanisms (%s releases):\n", format(sum(x$mechanisms$count), big.mark = ",")))
+  for (line in mechanism_lines(x$mechanisms)) {
+    cat(wrap_text(line, indent = 4, exdent = 6), sep = "\n")
+  }
+  if (details) {
+    cat(sprintf("  Spent exactly: epsilon = %s, delta = %s%s\n",
+                format(x$epsilon, digits = 15), format(x$delta, digits = 15),
+                if (identical(x$method, "gdp")) sprintf(", mu = %s", format(x$mu, digits = 15))
+                else ""))
+    print(x$mechanisms, row.names = FALSE)
+  } else {
+    cat("  (the full table: print(<ledger>, details = TRUE) or as.data.frame(<ledger>))\n")
+  }
   invisible(x)
+}
+
+#' @rdname print.dpglmnet_privacy
+#' @export
+as.data.frame.dpglmnet_privacy <- function(x, row.names = NULL, optional = FALSE, ...) {
+  x$mechanisms
 }
 
 # Draws the seed of the C++ generator from R's RNG, so set.seed() reproduces

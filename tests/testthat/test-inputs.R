@@ -9,7 +9,8 @@ test_that("bad x is refused before any computation", {
   expect_dpglmnet_error(dpglmnet(bad, y), "`x`")
   bad[3, 2] <- Inf
   expect_dpglmnet_error(dpglmnet(bad, y), "`x`")
-  expect_dpglmnet_error(dpglmnet(as.data.frame(x), y), "`x`")
+  # (data frames are accepted since issue 18: test-glmnet-script.R)
+  expect_dpglmnet_error(dpglmnet(as.list(as.data.frame(x)), y), "`x`")
   expect_dpglmnet_error(dpglmnet(matrix(letters[1:6], 3), 1:3), "`x`")
   expect_dpglmnet_error(dpglmnet(x[1, , drop = FALSE], y[1]), "`x`")
   sparse <- Matrix::Matrix(x, sparse = TRUE)

@@ -1,0 +1,389 @@
+# Data frames and formulas: the entry of dpglmnet() (and, through a hook,
+# cv.dpglmnet()) for `x` given as a data frame or as a formula with `data`,
+# in the manner of glmnetUtils. The frame is expanded as
+# model.matrix(~ ., x) without its intercept column would (treatment
+# contrasts for every factor), then the matrix interface fits it with all
+# its own checks. Factor levels and column names are public schema, so the
+# dummy columns are bounded by 1 without the user giving it; numeric
+# columns take their bounds by name from `x.bounds`. The fit keeps the
+# expansion recipe (terms, levels, contrasts; no data), so predict() expands
+# a data frame `newx` the same way.
+
+# TRUE for the inputs this file handles.
+is_frame_input <- function(x) is.data.frame(x) || inherits(x, "formula")
+
+# The values of the arguments a call gave (matched by match.call()), read
+# from the frame `env` of the function that was called, so that each is
+# evaluated once (promises already forced are not evaluated again); the
+# elements of `...` come from the same frame.
+given_arguments <- function(call, env, formal_names) {
+  given <- setdiff(names(as.list(call))[-1L], "")
+  in_frame <- intersect(given, formal_names)
+  values <- mget(in_frame, envir = env)
+  # the elements of `...` of `env`, each forced once (a call built so that
+  # no `...` appears outside a function that has it)
+  if ("..." %in% formal_names) values <- c(values, eval(call("list", as.name("...")), env))
+  values[intersect(given, names(values))]
+}
+
+# The design of a data frame `x` (with response `y`), or of a formula `x`
+# with its `data`: the expanded matrix, the response, the expanded x.bounds
+# and the recipe predict() needs. Every check names the argument it is
+# about and runs before any computation.
+frame_design <- function(values) {
+  x <- values[["x", exact = TRUE]]
+  data <- values[["data", exact = TRUE]]
+  if (inherits(x, "formula")) {
+    # dpglmnet(y ~ ., df): the data frame given positionally lands in `y`
+    if (is.null(data) && is.data.frame(values[["y", exact = TRUE]])) {
+      data <- values[["y", exact = TRUE]]
+      values["y"] <- NULL
+    }
+    if (!is.null(values[["y", exact = TRUE]])) {
+      dpglmnet_abort("y", paste(
+        "must not be given with a formula: the response is the left-hand side",
+        "of the formula `x`, read from `data`."))
+    }
+    if (!is.data.frame(data)) {
+      dpglmnet_abort("data", sprintf(paste(
+        "must be a data frame holding the variables of the formula, not %s."),
+        if (is.null(data)) "missing" else class(data)[1L]))
+    }
+    formula <- x
+    frame_arg <- "data"
+    if (length(formula) != 3L) {
+      dpglmnet_abort("x", "must be a formula with a response on its left-hand side (y ~ ...).")
+    }
+  } else {
+    if (!is.null(data)) {
+      dpglmnet_abort("data", paste(
+        "is for the formula interface (x a formula such as y ~ .); with a data",
+        "frame `x`, give the response as `y`."))
+    }
+    if (!"y" %in% names(values)) {
+      dpglmnet_abort("y", "is missing: with a data frame `x`, give the response as `y`.")
+    }
+    data <- x
+    formula <- ~ .
+    frame_arg <- "x"
+  }
+  if (!ncol(data)) dpglmnet_abort(frame_arg, "has no columns.")
+  names_in_data <- names(data)
+  if (is.null(names_in_data) || anyNA(names_in_data) || any(!nzchar(names_in_data)) ||
+      anyDuplicated(names_in_data)) {
+    dpglmnet_abort(frame_arg, "must have unique, non-empty column names.")
+  }
+  terms <- tryCatch(stats::terms(formula, data = data),
+                    error = function(e) dpglmnet_abort("x", sprintf(
+                      "could not be read as a model formula: %s", conditionMessage(e))))
+  if (!is.null(attr(terms, "offset"))) {
+    dpglmnet_abort("x", "holds an offset() term: offsets are not supported.")
+  }
+  if (attr(terms, "intercept") == 0L) {
+    dpglmnet_abort("x", paste(
+      "removes the intercept (- 1 or + 0): the intercept is set by the",
+      "argument `intercept` (use intercept = FALSE); the formula keeps it so",
+      "that factors get treatment contrasts."))
+  }
+  if (!length(attr(terms, "term.labels"))) {
+    dpglmnet_abort(if (frame_arg == "x") "x" else "x",
+                   "has no predictors: the model needs at least one column.")
+  }
+  missing_columns <- setdiff(all.vars(stats::delete.response(terms)), names_in_data)
+  if (length(missing_columns)) {
+    dpglmnet_abort(frame_arg, sprintf("has no column %s, which the formula uses.",
+                                      paste0("`", missing_columns, "`", collapse = ", ")))
+  }
+  frame <- tryCatch(
+    stats::model.frame(terms, data, na.action = stats::na.pass, drop.unused.levels = FALSE),
+    error = function(e) dpglmnet_abort(frame_arg, sprintf(
+      "could not be read through the formula: %s", conditionMessage(e))))
+  response <- if (frame_arg == "data") attr(terms, "response") else 0L
+  predictors <- setdiff(seq_along(frame), response)
+  check_frame_columns(frame[predictors], frame_arg)
+  y <- if (response) check_frame_response(frame[[response]], names(frame)[response])
+       else values[["y", exact = TRUE]]
+  classes <- vapply(frame[predictors], categorical_class, character(1))
+  warn_character_levels(names(frame)[predictors][classes == "character"], frame_arg)
+  categorical <- names(frame)[predictors][classes != "numeric"]
+  contrasts <- stats::setNames(rep(list("contr.treatment"), length(categorical)),
+                               categorical)
+  design <- tryCatch(
+    stats::model.matrix(terms, frame, contrasts.arg = if (length(contrasts)) contrasts),
+    error = function(e) dpglmnet_abort(frame_arg, sprintf(
+      "could not be expanded as model.matrix() does: %s", conditionMessage(e))))
+  assign <- attr(design, "assign")
+  keep <- colnames(design) != "(Intercept)"
+  matrix <- design[, keep, drop = FALSE]
+  attr(matrix, "assign") <- NULL
+  attr(matrix, "contrasts") <- NULL
+  numeric_variables <- names(frame)[predictors][classes == "numeric"]
+  variable_bounds <- frame_variable_bounds(values[["x.bounds", exact = TRUE]], numeric_variables,
+                                           categorical, frame_arg)
+  model_terms <- attr(frame, "terms")
+  # The recipe holds no data: the formula's environment (which may hold the
+  # records) is replaced by the global one.
+  environment(model_terms) <- globalenv()
+  list(
+    x = matrix, y = y,
+    x.bounds = design_bounds(variable_bounds, model_terms, assign[keep], numeric_variables),
+    recipe = list(terms = model_terms, xlevels = stats::.getXlevels(model_terms, frame),
+                  contrasts = attr(design, "contrasts"), formula_interface = frame_arg == "data")
+  )
+}
+
+# "numeric", "factor", "logical" or "character": how a column enters the
+# design. Anything else (dates, lists, complex numbers) is refused by
+# check_frame_columns().
+categorical_class <- function(column) {
+  if (is.factor(column)) "factor"
+  else if (is.logical(column)) "logical"
+  else if (is.character(column)) "character"
+  else "numeric"
+}
+
+# Every predictor column: numeric (or a numeric matrix, e.g. poly()),
+# logical, factor or character; no missing value (no row is dropped
+# silently), no infinite one, factors with at least two levels.
+check_frame_columns <- function(frame, arg) {
+  supported <- vapply(frame, function(column) {
+    is.factor(column) || is.logical(column) || is.character(column) ||
+      (is.numeric(column) && (!is.object(column) || inherits(column, "AsIs")))
+  }, logical(1))
+  if (!all(supported)) {
+    bad <- names(frame)[!supported]
+    dpglmnet_abort(arg, sprintf(paste(
+      "has column%s %s of class %s: columns must be numeric, logical, factor or",
+      "character (convert dates and other classes to numbers first)."),
+      if (length(bad) > 1L) "s" else "", paste0("`", bad, "`", collapse = ", "),
+      paste(unique(vapply(frame[bad], function(v) class(v)[1L], "")), collapse = ", ")))
+  }
+  with_na <- names(frame)[vapply(frame, anyNA, logical(1))]
+  if (length(with_na)) {
+    dpglmnet_abort(arg, sprintf(paste(
+      "has missing values in column%s %s: rows are never dropped silently;",
+      "remove or impute them first."), if (length(with_na) > 1L) "s" else "",
+      paste0("`", with_na, "`", collapse = ", ")))
+  }
+  infinite <- names(frame)[vapply(frame, function(v) is.numeric(v) && any(is.infinite(v)),
+                                  logical(1))]
+  if (length(infinite)) {
+    dpglmnet_abort(arg, sprintf("has infinite values in column%s %s.",
+                                if (length(infinite) > 1L) "s" else "",
+                                paste0("`", infinite, "`", collapse = ", ")))
+  }
+  one_level <- names(frame)[vapply(frame, function(v) is.factor(v) && nlevels(v) < 2L,
+                                   logical(1))]
+  if (length(one_level)) {
+    dpglmnet_abort(arg, sprintf(paste(
+      "has factor column%s %s with fewer than two levels: a treatment contrast",
+      "needs two; drop the column."), if (length(one_level) > 1L) "s" else "",
+      paste0("`", one_level, "`", collapse = ", ")))
+  }
+  invisible()
+}
+
+# The response of a formula: no missing value.
+check_frame_response <- function(y, name) {
+  if (anyNA(y)) {
+    dpglmnet_abort("data", sprintf(paste(
+      "has missing values in the response `%s`: rows are never dropped",
+      "silently; remove them first."), name))
+  }
+  y
+}
+
+# A character column's levels are its sorted distinct values in the data:
+# the fit keeps them (coefficient names, predict()), so they are released
+# as they are. That is private only when the set of values is public.
+warn_character_levels <- function(columns, arg) {
+  if (!length(columns)) return(invisible())
+  dpglmnet_warn(sprintf(paste(
+    "character column%s %s of `%s`: %s levels are taken from the values in the",
+    "data, and the fit reveals them (as coefficient names). This is private only",
+    "if that set of values is public schema; declare it with factor(..., levels",
+    "= <the public list>) instead."), if (length(columns) > 1L) "s" else "",
+    paste0("`", columns, "`", collapse = ", "), arg,
+    if (length(columns) > 1L) "their" else "its"))
+}
+
+# The bound of every numeric variable, from `x.bounds`: one value for all,
+# or a vector named by variable. NULL when `x.bounds` is NULL and some
+# variable is numeric (no bounds, as the matrix interface without them).
+frame_variable_bounds <- function(x.bounds, numeric_variables, categorical, arg) {
+  if (is.null(x.bounds)) {
+    if (length(numeric_variables)) return(NULL)
+    return(stats::setNames(numeric(0), character(0)))
+  }
+  if (is.list(x.bounds) || !is.numeric(x.bounds) || is.object(x.bounds)) {
+    dpglmnet_abort("x.bounds", sprintf(paste(
+      "must be a numeric vector named by the numeric columns of `%s` (or one",
+      "value for all of them), not %s."), arg, class(x.bounds)[1L]))
+  }
+  bound_names <- names(x.bounds)
+  if (is.null(bound_names)) {
+    if (length(x.bounds) != 1L) {
+      dpglmnet_abort("x.bounds", sprintf(paste(
+        "must be named by the numeric columns of `%s` (e.g. c(age = 90)), or be",
+        "one value for all of them: the expanded columns do not follow the",
+        "columns of a data frame one to one."), arg))
+    }
+    bounds <- check_numeric(x.bounds, "x.bounds", lower = 1e-100, upper = 1e100)
+    return(stats::setNames(rep(bounds, length(numeric_variables)), numeric_variables))
+  }
+  if (anyNA(bound_names) || any(!nzchar(bound_names)) || anyDuplicated(bound_names)) {
+    dpglmnet_abort("x.bounds", "must have unique, non-empty names.")
+  }
+  on_categorical <- intersect(bound_names, categorical)
+  if (length(on_categorical)) {
+    dpglmnet_abort("x.bounds", sprintf(paste(
+      "names the factor, logical or character column%s %s: %s dummy columns are",
+      "0/1 and bounded by 1 automatically; drop %s from `x.bounds`."),
+      if (length(on_categorical) > 1L) "s" else "",
+      paste0("`", on_categorical, "`", collapse = ", "),
+      if (length(on_categorical) > 1L) "their" else "its",
+      if (length(on_categorical) > 1L) "them" else "it"))
+  }
+  unknown <- setdiff(bound_names, numeric_variables)
+  if (length(unknown)) {
+    dpglmnet_abort("x.bounds", sprintf(
+      "names %s, which %s no numeric column of `%s` (numeric columns: %s).",
+      paste0("`", unknown, "`", collapse = ", "), if (length(unknown) > 1L) "are" else "is",
+      arg, if (length(numeric_variables)) paste0("`", numeric_variables, "`", collapse = ", ")
+           else "none"))
+  }
+  absent <- setdiff(numeric_variables, bound_names)
+  if (length(absent)) {
+    dpglmnet_abort("x.bounds", sprintf(paste(
+      "has no bound for the numeric column%s %s of `%s`: give one per numeric",
+      "column by name (dummy columns of factors need none)."),
+      if (length(absent) > 1L) "s" else "", paste0("`", absent, "`", collapse = ", "), arg))
+  }
+  bounds <- check_numeric(unname(x.bounds), "x.bounds", lower = 1e-100, upper = 1e100,
+                          length = NULL)
+  stats::setNames(bounds, bound_names)[numeric_variables]
+}
+
+# The bound of each expanded column: the product of the bounds of the
+# variables of its term (a dummy is 0/1, bound 1; a numeric variable its
+# bound, on each of its columns), so interactions are bounded too. NULL when
+# the numeric variables have no bounds.
+design_bounds <- function(variable_bounds, terms, assign, numeric_variables) {
+  if (is.null(variable_bounds)) return(NULL)
+  factors <- attr(terms, "factors")
+  variables <- rownames(factors)
+  term_bound <- vapply(seq_len(ncol(factors)), function(k) {
+    used <- variables[factors[, k] > 0]
+    prod(c(1, variable_bounds[intersect(used, numeric_variables)]))
+  }, numeric(1))
+  bounds <- term_bound[assign]
+  if (any(bounds > 1e100)) {
+    dpglmnet_abort("x.bounds", paste(
+      "multiply to more than 1e100 on an interaction column: give smaller bounds."))
+  }
+  bounds
+}
+
+# dpglmnet() on a data frame or a formula: the design, then the matrix
+# interface with the other arguments as given, then the recipe and the
+# public call.
+fit_from_frame <- function(call, env) {
+  values <- given_arguments(call, env, names(formals(dpglmnet)))
+  design <- frame_design(values)
+  arguments <- values[setdiff(names(values), c("x", "y", "data", "x.bounds"))]
+  arguments["x.bounds"] <- list(design$x.bounds)
+  fit <- fit_matrix(dpglmnet, design$x, design$y, arguments)
+  fit <- attach_recipe(fit, design$recipe)
+  fit$call <- frame_call(call, "dpglmnet")
+  fit
+}
+
+# `fun`(x = x, y = y, <arguments>) with x and y passed by name, so that the
+# call the matrix interface records names them instead of holding records.
+fit_matrix <- function(fun, x, y, arguments) {
+  eval(as.call(c(list(fun, x = quote(x), y = quote(y)), arguments)))
+}
+
+attach_recipe <- function(fit, recipe) {
+  if (!is.null(fit)) fit$recipe <- recipe
+  fit
+}
+
+# The call a frame fit keeps: no data (DESIGN.md 4). A formula is public
+# schema and is kept; the data frame and the response only as symbols.
+frame_call <- function(call, name) {
+  data <- c("y", "data", if (!inherits(eval_formula_or_null(call$x), "formula")) "x")
+  public_call(call, name, data = data)
+}
+
+eval_formula_or_null <- function(value) {
+  if (inherits(value, "formula")) return(value)
+  if (is.call(value) && identical(value[[1L]], as.name("~"))) return(stats::as.formula(value))
+  NULL
+}
+
+#' Cross-validation entry for data frames and formulas
+#'
+#' `cv.dpglmnet()` reaches this when `x` is a data frame or a formula (one
+#' line at its top): the frame is expanded as [dpglmnet()] expands it, the
+#' matrix interface of [cv.dpglmnet()] runs on the expansion, and the fits
+#' it returns keep the recipe, so `predict(cvfit, newx = <data frame>)`
+#' works.
+#' @param call,env The call of `cv.dpglmnet()` and its evaluation frame.
+#' @return A `"cv.dpglmnet"` object.
+#' @keywords internal
+#' @noRd
+cv_dpglmnet_frame <- function(call, env) {
+  values <- given_arguments(call, env, names(formals(cv.dpglmnet)))
+  design <- frame_design(values)
+  arguments <- values[setdiff(names(values), c("x", "y", "data", "x.bounds"))]
+  arguments["x.bounds"] <- list(design$x.bounds)
+  cvfit <- fit_matrix(cv.dpglmnet, design$x, design$y, arguments)
+  cvfit$dpglmnet.fit <- attach_recipe(cvfit$dpglmnet.fit, design$recipe)
+  cvfit$refit <- attach_recipe(cvfit$refit, design$recipe)
+  cvfit$call <- frame_call(call, "cv.dpglmnet")
+  cvfit
+}
+
+# predict()'s `newx` as a data frame, for a fit made from one: the same
+# expansion (terms, levels, treatment contrasts) as the fit's records.
+expand_newx <- function(newx, recipe) {
+  terms <- stats::delete.response(recipe$terms)
+  absent <- setdiff(all.vars(terms), names(newx))
+  if (length(absent)) {
+    dpglmnet_abort("newx", sprintf("has no column %s, which the fit uses.",
+                                   paste0("`", absent, "`", collapse = ", ")))
+  }
+  used <- intersect(names(newx), all.vars(terms))
+  with_na <- used[vapply(newx[used], anyNA, logical(1))]
+  if (length(with_na)) {
+    dpglmnet_abort("newx", sprintf(paste(
+      "has missing values in column%s %s: predictions need every value."),
+      if (length(with_na) > 1L) "s" else "", paste0("`", with_na, "`", collapse = ", ")))
+  }
+  for (name in intersect(names(recipe$xlevels), names(newx))) {
+    values <- newx[[name]]
+    if (is.factor(values) || is.character(values)) {
+      unseen <- setdiff(unique(as.character(values)), recipe$xlevels[[name]])
+      if (length(unseen)) {
+        dpglmnet_abort("newx", sprintf(paste(
+          "column `%s` has level%s %s that the fit does not know (its levels: %s)."),
+          name, if (length(unseen) > 1L) "s" else "",
+          paste0("\"", unseen, "\"", collapse = ", "),
+          paste0("\"", recipe$xlevels[[name]], "\"", collapse = ", ")))
+      }
+    }
+  }
+  frame <- tryCatch(
+    stats::model.frame(terms, newx, xlev = recipe$xlevels, na.action = stats::na.pass),
+    error = function(e) dpglmnet_abort("newx", sprintf(
+      "could not be read as the fit's data were: %s", conditionMessage(e))))
+  design <- tryCatch(
+    stats::model.matrix(terms, frame, contrasts.arg = recipe$contrasts),
+    error = function(e) dpglmnet_abort("newx", sprintf(
+      "could not be expanded as the fit's data were: %s", conditionMessage(e))))
+  design <- design[, colnames(design) != "(Intercept)", drop = FALSE]
+  attr(design, "assign") <- NULL
+  attr(design, "contrasts") <- NULL
+  design
+}

@@ -1,0 +1,133 @@
+# What glmnet's helpers (assess.glmnet(), confusion.glmnet(),
+# roc.glmnet()) call on a fit: family(), predict() with `newx`, `type` and
+# `s`, and deviance(). All of it is post-processing of the released path on
+# data the user supplies; the training deviance would be a new release
+# (computed from the records, not in the ledger), so it is refused.
+# glmnet is only suggested: nothing here calls it.
+
+#' The family of a dpglmnet fit
+#'
+#' The [stats::family()] object of the fit's family (`gaussian()` or
+#' `binomial()`), as glmnet returns for fits made with a family object. It
+#' compares equal to its name (`family(fit) == "binomial"` is `TRUE`, and
+#' [match()] matches it by name), which is what glmnet's
+#' `confusion.glmnet()` and `roc.glmnet()` check; `assess.glmnet()` then
+#' computes the deviance, mean squared and mean absolute error of the
+#' family object (glmnet's measures for fits made with a family object).
+#' @param object A `"dpglmnet"` or `"cv.dpglmnet"` fit.
+#' @param ... Unused.
+#' @return A `"family"` object.
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(300 * 3), 300, 3)
+#' y <- rbinom(300, 1, plogis(x[, 1]))
+#' fit <- dpglmnet(x, y, family = "binomial", epsilon = 1, x.bounds = 4)
+#' family(fit)
+#' family(fit) == "binomial"
+#' @export
+family.dpglmnet <- function(object, ...) {
+  fit_family_object(object$family)
+}
+
+#' @rdname family.dpglmnet
+#' @export
+family.cv.dpglmnet <- function(object, ...) {
+  fit_family_object(object$dpglmnet.fit$family)
+}
+
+fit_family_object <- function(name) {
+  family <- switch(dpglmnet_family(name, "family")$name,
+                   gaussian = stats::gaussian(), binomial = stats::binomial())
+  class(family) <- c("dpglmnet_family", class(family))
+  family
+}
+
+# A dpglmnet family object compares with a family name by its name: glmnet's
+# helpers test family(object) != "binomial" and match(family(object), ...).
+#' @export
+Ops.dpglmnet_family <- function(e1, e2) {
+  if (!.Generic %in% c("==", "!=")) {
+    stop(sprintf("`%s` is not defined for a family object.", .Generic), call. = FALSE)
+  }
+  name <- function(e) if (inherits(e, "family")) e$family else e
+  get(.Generic, envir = baseenv())(name(e1), name(e2))
+}
+
+# match() reads an object through mtfrm() (R >= 4.1): by its name.
+family_match_form <- function(x) x$family
+
+#' Deviance of a dpglmnet fit on supplied data
+#'
+#' The deviance of the fit along its path on data you supply (held-out
+#' records, typically): gaussian, the residual sum of squares; binomial,
+#' \eqn{-2} times the log-likelihood. As glmnet's `deviance()` returns one
+#' value per lambda. Without `newx` and `newy` it refuses: glmnet returns
+#' the training deviance, which is computed from the training records and
+#' would be a release that the fit's privacy ledger does not cover.
+#' @param object A `"dpglmnet"` fit.
+#' @param newx New records: a matrix (dense or sparse) with the fit's
+#'   columns, or a data frame for a fit made from one (see [dpglmnet()]).
+#' @param newy Their responses, coded as `y` of [dpglmnet()].
+#' @param s Values of lambda; default the fitted sequence.
+#' @param ... Unused.
+#' @return A named vector: the deviance at each value of `s`.
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(400 * 3), 400, 3)
+#' y <- drop(x %*% c(1, -1, 0)) + rnorm(400)
+#' train <- 1:300
+#' fit <- dpglmnet(x[train, ], y[train], epsilon = 1, x.bounds = 4, y.bound = 6)
+#' deviance(fit, newx = x[-train, ], newy = y[-train])
+#' @export
+deviance.dpglmnet <- function(object, newx, newy, s = NULL, ...) {
+  reject_unknown_arguments(list(...), "deviance")
+  if (missing(newx) || missing(newy)) {
+    dpglmnet_abort(if (missing(newx)) "newx" else "newy", paste(
+      "is needed: the deviance is computed on records you supply (e.g. held",
+      "out). The training deviance would be computed from the training records,",
+      "a release that the fit's privacy ledger does not cover, so it is not",
+      "available."))
+  }
+  link <- predict.dpglmnet(object, newx, s = s, type = "link")
+  family <- dpglmnet_family(object$family)
+  y <- check_new_response(newy, nrow(link), object)
+  # The per-record loss is half the unit deviance for both families.
+  stats::setNames(2 * colSums(family$loss(link, y)), colnames(link))
+}
+
+# `newy` coded as the fit's training response was: numbers, or 0/1 for the
+# second class of a binomial fit (a factor must have the fit's classes).
+check_new_response <- function(newy, n, object) {
+  if (is.factor(newy) && object$family == "binomial" &&
+      !identical(levels(newy), object$classnames)) {
+    dpglmnet_abort("newy", sprintf(paste(
+      "has levels %s, but the fit's classes are %s (the second is modelled)."),
+      paste0("\"", levels(newy), "\"", collapse = ", "),
+      paste0("\"", object$classnames, "\"", collapse = ", ")))
+  }
+  response <- tryCatch(check_y(newy, n, object$family), dpglmnet_error = function(e) {
+    dpglmnet_abort("newy", sub("^`y` ", "", conditionMessage(e)))
+  })
+  response$y
+}
+
+# Unknown arguments in `...` are errors, not silently ignored (a misspelt
+# `s` or glmnet's `offset`).
+reject_unknown_arguments <- function(dots, method) {
+  if (!length(dots)) return(invisible())
+  given <- names(dots)
+  if (is.null(given)) given <- rep("", length(dots))
+  shown <- ifelse(nzchar(given), given, "...")
+  dpglmnet_abort(shown[1L], sprintf(
+    "is not an argument of %s() for dpglmnet fits.", method))
+}
+
+# match() reads objects through mtfrm() from R 4.1 on; registered here only
+# where it exists (the package supports R 4.0, where confusion.glmnet()
+# then cannot match the family by name).
+.onLoad <- function(libname, pkgname) {
+  if (exists("mtfrm", envir = baseenv(), inherits = FALSE)) {
+    registerS3method("mtfrm", "dpglmnet_family", family_match_form, envir = baseenv())
+  }
+  invisible()
+}

@@ -1,0 +1,386 @@
+# A glmnet user's script with only glmnet -> dpglmnet renamed, `epsilon`
+# and bounds added: data frames with factors (through model.matrix and
+# through the data frame / formula interface), predict on one row, coef,
+# glmnet's helpers, deviance and family on supplied data; and an error
+# naming its argument for each habit that cannot be honoured privately.
+
+quietly <- function(expr) {
+  withCallingHandlers(expr, dpglmnet_warning = function(w) invokeRestart("muffleWarning"))
+}
+
+# Records with numeric, factor, logical and character columns.
+script_data <- function(n = 500, seed = 11) {
+  set.seed(seed)
+  df <- data.frame(
+    age = runif(n, 18, 90),
+    income = runif(n, 0, 1e5),
+    sex = factor(sample(c("f", "m"), n, TRUE)),
+    region = factor(sample(c("north", "south", "east"), n, TRUE),
+                    levels = c("east", "north", "south", "west")),
+    smoker = sample(c(TRUE, FALSE), n, TRUE))
+  df$cost <- 50 * df$age + 0.01 * df$income + 300 * (df$sex == "m") -
+    400 * (df$region == "south") + 200 * df$smoker + rnorm(n, sd = 300)
+  eta <- -3 + 0.05 * df$age + 0.8 * (df$sex == "m") - 1 * (df$region == "south")
+  df$claim <- factor(ifelse(runif(n) < plogis(eta), "yes", "no"), levels = c("no", "yes"))
+  df
+}
+predictors <- c("age", "income", "sex", "region", "smoker")
+numeric_bounds <- c(age = 90, income = 1e5)
+
+test_that("a glmnet script through model.matrix runs with dpglmnet", {
+  skip_if_not_installed("glmnet")
+  df <- script_data()
+  train <- 1:400
+  test <- 401:500
+  x <- model.matrix(~ age + income + sex + region + smoker, df)[, -1]
+  y <- df$cost
+  # glmnet(x, y) -> dpglmnet(x, y, epsilon, bounds): the dummies' bounds are 1
+  set.seed(1)
+  fit <- quietly(dpglmnet(x[train, ], y[train], epsilon = 1,
+                          x.bounds = c(90, 1e5, rep(1, ncol(x) - 2)), y.bound = 1e4))
+  expect_output(print(fit), "differential privacy, one record\\s+replaced")
+  s <- fit$lambda[1] / 2
+  # predict on one row: a one-row matrix and a plain vector give the same
+  one <- predict(fit, newx = x[test[1], , drop = FALSE], s = s)
+  expect_equal(dim(one), c(1L, 1L))
+  expect_equal(predict(fit, newx = x[test[1], ], s = s), one, ignore_attr = TRUE)
+  b <- coef(fit, s = s)
+  bounds <- c(90, 1e5, rep(1, ncol(x) - 2))
+  expect_equal(as.numeric(one), sum(c(1, pmin(x[test[1], ], bounds)) * b[, 1]))
+  # deviance on supplied data: the residual sum of squares along the path
+  link <- predict(fit, newx = x[test, ])
+  dev <- deviance(fit, newx = x[test, ], newy = y[test])
+  expect_equal(unname(dev), unname(colSums((y[test] - link)^2)))
+  expect_equal(names(dev), colnames(link))
+  # glmnet's assess.glmnet: GLM measures of the family object
+  assessed <- glmnet::assess.glmnet(fit, newx = x[test, ], newy = y[test])
+  expect_setequal(names(assessed), c("deviance", "mse", "mae"))
+  expect_equal(as.numeric(assessed$mse), as.numeric(colMeans((y[test] - link)^2)))
+  expect_equal(as.numeric(assessed$mae), as.numeric(colMeans(abs(y[test] - link))))
+  expect_equal(as.numeric(assessed$deviance), as.numeric(dev) / length(test))
+  fam <- family(fit)
+  expect_s3_class(fam, "family")
+  expect_equal(fam$family, "gaussian")
+  expect_true(fam == "gaussian")
+  expect_false(fam != "gaussian")
+  # confusion.glmnet needs classes: glmnet's own error for a gaussian fit
+  expect_error(glmnet::confusion.glmnet(fit, newx = x[test, ], newy = y[test]),
+               "binomial or multinomial")
+})
+
+test_that("a binomial glmnet script: predict types, assess, confusion, roc", {
+  skip_if_not_installed("glmnet")
+  df <- script_data()
+  train <- 1:400
+  test <- 401:500
+  set.seed(2)
+  fit <- quietly(dpglmnet(claim ~ age + income + sex + region + smoker, data = df[train, ],
+                          family = "binomial", epsilon = 2, x.bounds = numeric_bounds,
+                          nlambda = 4))
+  expect_equal(fit$classnames, c("no", "yes"))
+  newx <- df[test, predictors]
+  newy <- df$claim[test]
+  s <- fit$lambda[3]
+  # every predict() type of glmnet
+  link <- predict(fit, newx, s = s, type = "link")
+  expect_equal(predict(fit, newx, s = s, type = "response"), plogis(link))
+  expect_equal(as.vector(predict(fit, newx, s = s, type = "class")),
+               ifelse(as.vector(link) > 0, "yes", "no"))
+  expect_identical(predict(fit, newx, s = s, type = "coefficients"), coef(fit, s = s))
+  nonzero <- predict(fit, type = "nonzero", s = s)[[1L]]
+  expect_equal(unname(nonzero), unname(which(coef(fit, s = s)[-1L, 1L] != 0)))
+  # one record as a one-row data frame (a character value for a factor)
+  single <- predict(fit, data.frame(age = 50, income = 2e4, sex = "m", region = "west",
+                                    smoker = FALSE), s = s, type = "response")
+  expect_equal(dim(single), c(1L, 1L))
+  b <- coef(fit, s = s)
+  expect_equal(as.numeric(single),
+               plogis(b["(Intercept)", 1] + 50 * b["age", 1] + 2e4 * b["income", 1] +
+                        b["sexm", 1] + b["regionwest", 1]))
+  # confusion.glmnet: the table of predicted against true classes
+  confusion <- glmnet::confusion.glmnet(fit, newx = newx, newy = newy, s = s)
+  expect_equal(as.vector(unclass(confusion)),
+               as.vector(table(factor(as.vector(predict(fit, newx, s = s, type = "class")),
+                                      levels = c("no", "yes")), newy)))
+  # roc.glmnet: a curve from (0, 0) towards (1, 1), the AUC from it
+  roc <- glmnet::roc.glmnet(fit, newx = newx, newy = newy, s = s)
+  expect_true(all(diff(roc$FPR) >= 0) && all(diff(roc$TPR) >= 0))
+  expect_equal(utils::tail(roc$FPR, 1), 1)
+  expect_equal(utils::tail(roc$TPR, 1), 1)
+  # assess.glmnet: binomial deviance per record, as deviance() gives it
+  dev <- deviance(fit, newx = newx, newy = newy)
+  y01 <- as.numeric(newy == "yes")
+  all_links <- predict(fit, newx)
+  manual <- -2 * colSums(y01 * plogis(all_links, log.p = TRUE) +
+                           (1 - y01) * plogis(-all_links, log.p = TRUE))
+  expect_equal(unname(dev), unname(manual))
+  assessed <- glmnet::assess.glmnet(fit, newx = newx, newy = newy)
+  # (glmnet clamps the probabilities to [1e-5, 1 - 1e-5] for its deviance)
+  expect_equal(as.numeric(assessed$deviance), as.numeric(dev) / length(test),
+               tolerance = 1e-6)
+  expect_equal(as.numeric(assessed$mse),
+               as.numeric(colMeans((y01 - plogis(all_links))^2)))
+  # 0/1 and logical responses code the modelled class the same way
+  expect_equal(deviance(fit, newx, y01), dev)
+  expect_true(family(fit) == "binomial")
+  expect_equal(family(fit)$linkinv(0.3), plogis(0.3))
+  # cv.dpglmnet fits too (the path's family, predictions at lambda.min)
+  x <- model.matrix(~ ., df[train, predictors])[, -1]
+  set.seed(3)
+  cvfit <- quietly(cv.dpglmnet(x, df$claim[train], family = "binomial", epsilon = 2,
+                               x.bounds = c(90, 1e5, rep(1, ncol(x) - 2)), nlambda = 4))
+  expect_true(family(cvfit) == "binomial")
+  xt <- model.matrix(~ ., df[test, predictors])[, -1]
+  expect_s3_class(glmnet::confusion.glmnet(cvfit, newx = xt, newy = newy), "table")
+  expect_named(glmnet::assess.glmnet(cvfit, newx = xt, newy = newy),
+               c("deviance", "mse", "mae"))
+  expect_true(is.data.frame(glmnet::roc.glmnet(cvfit, newx = xt, newy = newy)))
+})
+
+test_that("data frame and formula fits equal the fit of model.matrix's expansion", {
+  df <- script_data(n = 300)
+  x <- model.matrix(~ ., df[predictors])[, -1]
+  fit_matrix <- function() {
+    set.seed(5)
+    quietly(dpglmnet(x, df$cost, epsilon = Inf, lambda = c(100, 10), passes = 50))
+  }
+  reference <- fit_matrix()
+  set.seed(5)
+  by_frame <- quietly(dpglmnet(df[predictors], df$cost, epsilon = Inf,
+                               lambda = c(100, 10), passes = 50))
+  set.seed(5)
+  by_formula <- quietly(dpglmnet(cost ~ age + income + sex + region + smoker, data = df,
+                                 epsilon = Inf, lambda = c(100, 10), passes = 50))
+  set.seed(5)
+  by_dot <- quietly(dpglmnet(cost ~ . - claim, data = df, epsilon = Inf,
+                             lambda = c(100, 10), passes = 50))
+  for (fit in list(by_frame, by_formula, by_dot)) {
+    expect_equal(rownames(fit$beta), colnames(x))
+    expect_equal(as.matrix(coef(fit)), as.matrix(coef(reference)), tolerance = 1e-10)
+  }
+  # model.matrix's names: treatment contrasts, unused declared levels kept
+  expect_equal(colnames(x), c("age", "income", "sexm", "regionnorth", "regionsouth",
+                              "regionwest", "smokerTRUE"))
+  # predict on a data frame equals predict on its expansion
+  rows <- 1:7
+  expect_equal(predict(by_frame, df[rows, predictors], s = c(50, 10)),
+               predict(reference, x[rows, ], s = c(50, 10)), tolerance = 1e-10)
+  expect_equal(predict(by_formula, df[rows, ], s = 20), predict(reference, x[rows, ], s = 20),
+               tolerance = 1e-10)
+  # a new frame with fewer levels present, and characters for factors
+  newx <- df[1:2, predictors]
+  newx$region <- as.character(newx$region)
+  expect_equal(predict(by_frame, newx), predict(reference, x[1:2, ]), tolerance = 1e-10)
+  # the recipe: no data, public schema only
+  expect_identical(environment(by_formula$recipe$terms), globalenv())
+  expect_equal(by_formula$recipe$xlevels$region, c("east", "north", "south", "west"))
+  expect_identical(by_formula$call$data, quote(df))
+  expect_true(inherits(eval(by_formula$call$x), "formula"))
+  expect_identical(by_frame$call$x, quote(x))  # df[predictors] is not kept
+})
+
+test_that("bounds: dummies get 1, numeric columns by name, interactions the product", {
+  df <- script_data(n = 300)
+  set.seed(1)
+  fit <- quietly(dpglmnet(cost ~ age + sex + region + log(income + 1) + age:sex, data = df,
+                          epsilon = 1, x.bounds = c(age = 90, "log(income + 1)" = 12),
+                          y.bound = 1e4, nlambda = 3))
+  expect_equal(rownames(fit$beta), c("age", "sexm", "regionnorth", "regionsouth",
+                                     "regionwest", "log(income + 1)", "age:sexm"))
+  expect_equal(fit$settings$x.bounds, c(90, 1, 1, 1, 1, 12, 90))
+  expect_true(fit$settings$standardize)
+  # one unnamed value bounds every numeric column
+  set.seed(1)
+  one <- quietly(dpglmnet(df[predictors], df$cost, epsilon = 1, x.bounds = 1e5,
+                          y.bound = 1e4, nlambda = 3))
+  expect_equal(one$settings$x.bounds, c(1e5, 1e5, 1, 1, 1, 1, 1))
+  # all columns categorical: every bound is public (1), no x.bounds needed
+  set.seed(1)
+  dummies <- quietly(dpglmnet(df[c("sex", "region")], df$cost, epsilon = 1,
+                              y.bound = 1e4, nlambda = 3))
+  expect_equal(dummies$settings$x.bounds, rep(1, 4))
+  # interval bounds are not for frames yet: named numbers only
+  expect_dpglmnet_error(dpglmnet(df[predictors], df$cost, epsilon = 1,
+                                 x.bounds = list(age = 90, income = 1e5)), "`x.bounds`")
+})
+
+test_that("cv.dpglmnet on a data frame or formula (the entry for its hook)", {
+  df <- script_data(n = 400)
+  # cv.dpglmnet() with the one-line hook at its top
+  hooked <- cv.dpglmnet
+  body(hooked) <- quote(dpglmnet:::cv_dpglmnet_frame(match.call(), environment()))
+  set.seed(9)
+  cvfit <- quietly(hooked(cost ~ age + income + sex + region, data = df, epsilon = 1,
+                          x.bounds = numeric_bounds, y.bound = 1e4, nlambda = 4))
+  expect_s3_class(cvfit, "cv.dpglmnet")
+  expect_identical(cvfit$call[[1L]], quote(cv.dpglmnet))
+  expect_identical(cvfit$call$data, quote(df))
+  x <- model.matrix(~ age + income + sex + region, df)[, -1]
+  expect_equal(predict(cvfit, df[1:3, ]), predict(cvfit, x[1:3, ]))
+  # the same split, path and choice as the matrix interface
+  set.seed(9)
+  by_matrix <- quietly(cv.dpglmnet(x, df$cost, epsilon = 1,
+                                   x.bounds = c(90, 1e5, 1, 1, 1, 1), y.bound = 1e4,
+                                   nlambda = 4))
+  expect_equal(as.matrix(coef(cvfit)), as.matrix(coef(by_matrix)))
+  if (any(grepl("cv_dpglmnet_frame", deparse(body(cv.dpglmnet)), fixed = TRUE))) {
+    set.seed(9)
+    direct <- quietly(cv.dpglmnet(cost ~ age + income + sex + region, data = df,
+                                  epsilon = 1, x.bounds = numeric_bounds, y.bound = 1e4,
+                                  nlambda = 4))
+    expect_equal(as.matrix(coef(direct)), as.matrix(coef(by_matrix)))
+  }
+})
+
+test_that("data frame and formula errors name their argument", {
+  df <- script_data(n = 100)
+  frame <- df[predictors]
+  err <- expect_dpglmnet_error(dpglmnet(frame, df$cost, epsilon = 1, x.bounds = c(age = 90)),
+                               "`x.bounds`")
+  expect_match(conditionMessage(err), "`income`")
+  expect_identical(err$argument, "x.bounds")
+  expect_dpglmnet_error(dpglmnet(frame, df$cost, epsilon = 1,
+                                 x.bounds = c(age = 90, income = 1e5, sex = 1)), "`sex`")
+  expect_dpglmnet_error(dpglmnet(frame, df$cost, epsilon = 1,
+                                 x.bounds = c(age = 90, income = 1e5, agee = 1)), "`agee`")
+  expect_dpglmnet_error(dpglmnet(frame, df$cost, epsilon = 1, x.bounds = c(90, 1e5)),
+                        "`x.bounds`")
+  expect_dpglmnet_error(dpglmnet(frame, df$cost, epsilon = 1,
+                                 x.bounds = c(age = -1, income = 1e5)), "`x.bounds`")
+  with_na <- frame
+  with_na$income[3] <- NA
+  err <- expect_dpglmnet_error(dpglmnet(with_na, df$cost, epsilon = Inf), "`x`")
+  expect_match(conditionMessage(err), "`income`")
+  df_na <- df
+  df_na$age[2] <- NA
+  expect_dpglmnet_error(dpglmnet(cost ~ age + sex, data = df_na, epsilon = Inf), "`data`")
+  df_na <- df
+  df_na$cost[2] <- NA
+  err <- expect_dpglmnet_error(dpglmnet(cost ~ age + sex, data = df_na, epsilon = Inf),
+                               "`data`")
+  expect_match(conditionMessage(err), "response `cost`")
+  expect_dpglmnet_error(dpglmnet(frame, epsilon = Inf), "`y`")
+  expect_dpglmnet_error(dpglmnet(~ age + sex, data = df, epsilon = Inf), "`x`")
+  expect_dpglmnet_error(dpglmnet(cost ~ age + sex - 1, data = df, epsilon = Inf),
+                        "intercept = FALSE")
+  expect_dpglmnet_error(dpglmnet(cost ~ age + offset(income), data = df, epsilon = Inf),
+                        "offset")
+  expect_dpglmnet_error(dpglmnet(cost ~ age + sex, epsilon = Inf), "`data`")
+  expect_dpglmnet_error(dpglmnet(cost ~ age + nothere, data = df, epsilon = Inf),
+                        "`nothere`")
+  expect_dpglmnet_error(dpglmnet(cost ~ age, data = df, y = df$cost, epsilon = Inf), "`y`")
+  expect_dpglmnet_error(dpglmnet(as.matrix(frame[1:2]), df$cost, data = df, epsilon = Inf),
+                        "`data`")
+  dated <- frame
+  dated$when <- Sys.Date() + seq_len(nrow(frame))
+  expect_dpglmnet_error(dpglmnet(dated, df$cost, epsilon = Inf), "`when`")
+  single <- frame
+  single$sex <- factor(rep("f", nrow(frame)))
+  expect_dpglmnet_error(dpglmnet(single, df$cost, epsilon = Inf), "`sex`")
+  # character columns: levels from the data, which the fit reveals: a warning
+  chars <- frame
+  chars$sex <- as.character(chars$sex)
+  expect_warning(dpglmnet(chars, df$cost, epsilon = Inf, lambda = 1e5, passes = 5),
+                 "character column `sex`", class = "dpglmnet_warning")
+
+  set.seed(1)
+  fit <- quietly(dpglmnet(frame, df$cost, epsilon = Inf, lambda = c(100, 10), passes = 20))
+  unseen <- frame[1, ]
+  unseen$region <- "mars"
+  err <- expect_dpglmnet_error(predict(fit, unseen), "`newx`")
+  expect_match(conditionMessage(err), "\"mars\"")
+  expect_dpglmnet_error(predict(fit, frame[1:2, c("age", "sex")]), "`income`")
+  na_row <- frame[1, ]
+  na_row$age <- NA
+  expect_dpglmnet_error(predict(fit, na_row), "`newx`")
+  matrix_fit <- quietly(dpglmnet(model.matrix(~ ., frame)[, -1], df$cost, epsilon = Inf,
+                                 lambda = 10, passes = 20))
+  expect_dpglmnet_error(predict(matrix_fit, frame[1:2, ]), "`newx`")
+})
+
+test_that("habits that would spend budget or be ignored are errors naming the argument", {
+  d <- simulate_binomial()
+  set.seed(1)
+  fit <- quietly(dpglmnet(d$x, d$y, family = "binomial", epsilon = 1, x.bounds = 4,
+                          lambda = c(0.1, 0.05, 0.01)))
+  # exact = TRUE: honest at fitted lambdas, refused off them
+  expect_equal(predict(fit, d$x[1:3, ], s = 0.05, exact = TRUE),
+               predict(fit, d$x[1:3, ], s = 0.05))
+  expect_equal(coef(fit, s = c(0.1, 0.01), exact = TRUE), coef(fit, s = c(0.1, 0.01)))
+  err <- expect_dpglmnet_error(predict(fit, d$x[1:3, ], s = 0.07, exact = TRUE), "`exact`")
+  expect_match(conditionMessage(err), "budget")
+  expect_dpglmnet_error(coef(fit, s = 0.07, exact = TRUE), "`exact`")
+  expect_dpglmnet_error(coef(fit, exact = NA), "`exact`")
+  expect_dpglmnet_error(predict(fit, d$x[1:3, ], newoffset = rep(1, 3)), "`newoffset`")
+  expect_dpglmnet_error(predict(fit, d$x[1:3, ], lamda = 0.1), "`lamda`")
+  expect_dpglmnet_error(coef(fit, lambda = 0.1), "`lambda`")
+  # deviance: supplied data only
+  err <- expect_dpglmnet_error(deviance(fit), "`newx`")
+  expect_match(conditionMessage(err), "privacy ledger")
+  expect_dpglmnet_error(deviance(fit, newx = d$x), "`newy`")
+  expect_dpglmnet_error(deviance(fit, d$x, factor(d$y, labels = c("a", "b"))), "`newy`")
+  expect_dpglmnet_error(deviance(fit, d$x, d$y[-1]), "`newy`")
+  # plot(xvar = "dev") needs the training deviance
+  err <- expect_dpglmnet_error(plot(fit, xvar = "dev"), "`xvar`")
+  expect_match(conditionMessage(err), "deviance")
+})
+
+test_that("print, summary and the ledger read as a statistician reads them", {
+  d <- simulate_gaussian(n = 2000, p = 3)
+  colnames(d$x) <- c("a", "b", "c")
+  set.seed(4)
+  fit <- quietly(dpglmnet(d$x, d$y, epsilon = 1, x.bounds = c(4, 20, 4), y.bound = 10,
+                          nlambda = 3, passes = 2))
+  printed <- capture.output(print(fit))
+  text <- gsub("\\s+", " ", paste(printed, collapse = " "))
+  expect_match(text, "(epsilon = 1, delta = 2.5e-07)-differential privacy, one record replaced",
+               fixed = TRUE)
+  expect_false(grepl("0.99999", text, fixed = TRUE))
+  noise <- dpglmnet:::coefficient_noise_by_column(fit)
+  r <- fit$settings$standardization
+  # columns treated as constant have no noise (their coefficient is held at 0)
+  expect_equal(unname(noise), ifelse(r$x_constant, NA,
+                                     fit$settings$coefficient_noise * r$y_sd / r$x_sd))
+  expect_match(text, sprintf("noise of sd about %s on the original scale",
+                             format(signif(stats::median(noise, na.rm = TRUE), 2))),
+               fixed = TRUE)
+  expect_equal(summary(fit)$columns$noise_sd, unname(noise))
+  # the ledger: one line per mechanism, the table one call away
+  led <- fit$privacy
+  ledger_text <- capture.output(print(led))
+  mechanisms <- grep("^    [0-9,]+ x ", ledger_text, value = TRUE)
+  expect_length(mechanisms, nrow(led$mechanisms))
+  expect_identical(as.data.frame(led), led$mechanisms)
+  detailed <- paste(capture.output(print(led, details = TRUE)), collapse = "\n")
+  expect_match(detailed, "noise_multiplier")
+  expect_match(detailed, format(led$epsilon, digits = 15), fixed = TRUE)
+  expect_dpglmnet_error(print(led, details = "yes"), "`details`")
+  # summary: the released clamps and scales, per column
+  sm <- summary(fit)
+  expect_equal(rownames(sm$columns), c("a", "b", "c"))
+  expect_equal(sm$columns$bound, c(4, 20, 4))
+  expect_equal(sm$columns$mean, r$x_mean)
+  expect_equal(sm$columns$sd, r$x_sd)
+  expect_equal(sm$columns$clamp_lower, if (is.null(r$x_lower)) -c(4, 20, 4) else r$x_lower)
+  expect_equal(sm$response$sd, r$y_sd)
+  expect_output(print(sm), "Standardization")
+  # not private: said so, no noise line
+  set.seed(4)
+  exact <- quietly(dpglmnet(d$x, d$y, epsilon = Inf, lambda = 0.1, passes = 5))
+  expect_output(print(exact), "not private")
+  expect_false(any(grepl("^Noise:", capture.output(print(exact)))))
+})
+
+test_that("plot of a one-lambda fit draws the coefficients", {
+  d <- simulate_gaussian(n = 300, p = 4)
+  set.seed(2)
+  fit <- quietly(dpglmnet(d$x, d$y, epsilon = Inf, lambda = 0.05, passes = 50))
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_invisible(plot(fit))
+  # the x axis spans the coefficients (a dot chart), not an empty path
+  usr <- graphics::par("usr")
+  beta <- as.numeric(fit$beta)
+  expect_true(usr[1] <= min(beta) && usr[2] >= max(beta))
+  expect_gt(diff(usr[1:2]), 0.5)
+})
