@@ -170,7 +170,14 @@ clamp_columns <- function(x, lower, upper) {
   n <- nrow(x)
   pmin(pmax(x, rep(lower, each = n)), rep(upper, each = n))
 }
-coef_vector <- function(fit) as.numeric(as.matrix(coef(fit)))
+# cv fits at lambda.min, as the targets compare with cv.glmnet's lambda.min
+# (coef() and predict() of a cv fit default to lambda.1se, as glmnet's)
+coef_vector <- function(fit) {
+  as.numeric(as.matrix(if (inherits(fit, "cv.dpglmnet")) coef(fit, s = "lambda.min") else coef(fit)))
+}
+predict_min <- function(fit, newx, ...) {
+  if (inherits(fit, "cv.dpglmnet")) predict(fit, newx, s = "lambda.min", ...) else predict(fit, newx, ...)
+}
 section_header <- function(title) cat(sprintf("\n==== %s ====\n", title))
 print_table <- function(d) print(format(d, digits = 4), row.names = FALSE)
 
@@ -293,7 +300,7 @@ run_designs <- function() {
       absurd[r] <- any(scaled > 10) || !is.finite(b[1]) ||
         abs(b[1] - mean(y)) > 10 * stats::sd(y)
       if (!is.na(d$special)) effect[r] <- b[1L + match(d$special, colnames(x))]
-      pred <- guarded(predict(fit, test$x))
+      pred <- guarded(predict_min(fit, test$x))
       if (!is.null(pred$value)) mse[r] <- mean((test$y - pred$value)^2)
     }
     target <- "absurd = 0"
@@ -435,7 +442,7 @@ run_real <- function() {
                                    epsilon = epsilon, x.bounds = x.bounds, y.bound = y.bound))
         ours <- NA_real_
         if (!is.null(out$value)) {
-          pred <- guarded(predict(out$value, xtest, type = "link"))
+          pred <- guarded(predict_min(out$value, xtest, type = "link"))
           if (!is.null(pred$value)) ours <- test_error(d$family, pred$value, ytest)
         }
         dppack <- NA_real_
@@ -531,7 +538,7 @@ run_highdim <- function() {
       if (is.null(out$value)) next
       b <- coef_vector(out$value)[-1]
       nonzero <- which(b != 0)
-      pred <- guarded(predict(out$value, xtest))
+      pred <- guarded(predict_min(out$value, xtest))
       mse <- if (is.null(pred$value)) NA_real_ else mean((ytest - pred$value)^2)
       per[[v]]$found <- c(per[[v]]$found, sum(nonzero %in% active))
       per[[v]]$fp <- c(per[[v]]$fp, sum(!nonzero %in% active))
