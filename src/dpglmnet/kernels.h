@@ -359,6 +359,7 @@ class ColumnSweeper<DenseDesign, Loss> {
       : x_(x), y_(y), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
         maps_(column_maps(x)), threads_(std::max(1, threads)),
         chunk_sums_((x.rows() + kChunk - 1) / kChunk),
+        gathered_(x.subset_rows() ? static_cast<std::size_t>(threads_) * 2 * kChunk : 0),
         sweeps_{{kernels::dense_sweep<Loss, false, Read::raw>(isa),
                  kernels::dense_sweep<Loss, false, Read::clamped>(isa),
                  kernels::dense_sweep<Loss, false, Read::transformed>(isa)},
@@ -372,11 +373,10 @@ class ColumnSweeper<DenseDesign, Loss> {
     if (update >= 0 && change != 0.0) {
       const Map& um = maps_[update];
       const int how = std::max(static_cast<int>(um.read), static_cast<int>(gm.read));
-      return chunked(sweeps_[1][how], eta, column(update), change, column(gradient), clip,
-                     um.map, gm.map);
+      return chunked(sweeps_[1][how], eta, update, change, gradient, clip, um.map, gm.map);
     }
-    return chunked(sweeps_[0][static_cast<int>(gm.read)], eta, nullptr, 0.0,
-                   column(gradient), clip, gm.map, gm.map);
+    return chunked(sweeps_[0][static_cast<int>(gm.read)], eta, -1, 0.0, gradient, clip,
+                   gm.map, gm.map);
   }
 
   // Records per chunk: a sweep over more records adds its chunks' sums in
@@ -390,9 +390,17 @@ class ColumnSweeper<DenseDesign, Loss> {
 
   void apply(double* eta, int update, double change) const {
     if (update < 0 || change == 0.0) return;
-    const double* u = column(update);
+    const double* u = update < p_ ? x_.raw_column(update) : ones_.data();
     const Map& um = maps_[update];
-    if (um.read == Read::raw) {
+    // record i is row rows[i] of x (a row subset), or row i
+    const int* rows = update < p_ ? x_.subset_rows() : nullptr;
+    if (rows) {
+      if (um.read == Read::raw) {
+        for (int i = 0; i < n_; ++i) eta[i] += change * u[rows[i]];
+      } else {
+        for (int i = 0; i < n_; ++i) eta[i] += change * um.map(u[rows[i]]);
+      }
+    } else if (um.read == Read::raw) {
       for (int i = 0; i < n_; ++i) eta[i] += change * u[i];
     } else {
       for (int i = 0; i < n_; ++i) eta[i] += change * um.map(u[i]);
@@ -418,30 +426,48 @@ class ColumnSweeper<DenseDesign, Loss> {
     return maps;
   }
 
-  const double* column(int j) const { return j < p_ ? x_.raw_column(j) : ones_.data(); }
+  // Records [start, start + length) of column j (p_: the intercept's ones)
+  // as a contiguous array: the stored column itself, or, for a row subset,
+  // those records gathered into `buffer` (kChunk doubles), so that the sweep
+  // reads the same values in the same order as on a copy of the subset.
+  const double* records(int j, int start, int length, double* buffer) const {
+    if (j >= p_) return ones_.data() + start;
+    if (!x_.subset_rows()) return x_.raw_column(j) + start;
+    x_.gather_raw(j, start, length, buffer);
+    return buffer;
+  }
 
-  double chunked(kernels::DenseSweep sweep, double* eta, const double* u, double change,
-                 const double* g, double clip, const ColumnTransform::Column& um,
+  // The sweep over all records, by chunks of kChunk records (update < 0: no
+  // update). With a row subset each chunk's two columns are first gathered
+  // into the calling thread's two buffers (O(kChunk), in cache for the sweep).
+  double chunked(kernels::DenseSweep sweep, double* eta, int update, double change,
+                 int gradient, double clip, const ColumnTransform::Column& um,
                  const ColumnTransform::Column& gm) const {
     const int chunks = static_cast<int>(chunk_sums_.size());
-    if (chunks <= 1) return sweep(n_, eta, y_, u, change, g, clip, um, gm);
-    double* sums = chunk_sums_.data();
-    auto run_chunk = [&](int c) {
+    auto run_chunk = [&](int c, int thread) {
       const std::ptrdiff_t start = static_cast<std::ptrdiff_t>(c) * kChunk;
       const int length = static_cast<int>(std::min<std::ptrdiff_t>(kChunk, n_ - start));
-      sums[c] = sweep(length, eta + start, y_ + start, u ? u + start : nullptr, change,
-                      g + start, clip, um, gm);
+      double* buffer = gathered_.empty()
+                           ? nullptr
+                           : gathered_.data() + static_cast<std::size_t>(thread) * 2 * kChunk;
+      const double* u =
+          update >= 0 ? records(update, static_cast<int>(start), length, buffer) : nullptr;
+      const double* g =
+          records(gradient, static_cast<int>(start), length, buffer ? buffer + kChunk : nullptr);
+      return sweep(length, eta + start, y_ + start, u, change, g, clip, um, gm);
     };
+    if (chunks <= 1) return run_chunk(0, 0);
+    double* sums = chunk_sums_.data();
 #ifdef _OPENMP
     // (one thread never enters a parallel region: that costs a microsecond)
     if (threads_ > 1 && n_ >= kThreadedFrom) {
 #pragma omp parallel for schedule(static) num_threads(threads_)
-      for (int c = 0; c < chunks; ++c) run_chunk(c);
+      for (int c = 0; c < chunks; ++c) sums[c] = run_chunk(c, omp_get_thread_num());
     } else {
-      for (int c = 0; c < chunks; ++c) run_chunk(c);
+      for (int c = 0; c < chunks; ++c) sums[c] = run_chunk(c, 0);
     }
 #else
-    for (int c = 0; c < chunks; ++c) run_chunk(c);
+    for (int c = 0; c < chunks; ++c) sums[c] = run_chunk(c, 0);
 #endif
     double sum = 0.0;
     for (int c = 0; c < chunks; ++c) sum += sums[c];
@@ -455,6 +481,8 @@ class ColumnSweeper<DenseDesign, Loss> {
   const std::vector<Map> maps_;
   const int threads_;
   mutable std::vector<double> chunk_sums_;
+  // With a row subset: two kChunk buffers per thread for gathered columns.
+  mutable std::vector<double> gathered_;
   // [update?][Read]: the sweep variants.
   const kernels::DenseSweep sweeps_[2][3];
 };
