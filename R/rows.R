@@ -22,13 +22,14 @@ record_subset <- function(x, index) {
     stop("internal error: a row subset of a row subset", call. = FALSE)
   }
   check_subset_rows(index, nrow(x))
-  structure(list(x = x, rows = as.integer(index) - 1L), class = "dpglmnet_rows")
+  structure(list(x = x, rows = as.integer(index - 1L)), class = "dpglmnet_rows")
 }
 
 # An internal error unless `index` is integer-valued, strictly increasing
 # (so unique) and in 1..n.
 check_subset_rows <- function(index, n) {
-  if (!is.numeric(index) || anyNA(index) || any(index != round(index)) ||
+  if (!is.numeric(index) || anyNA(index) ||
+      (!is.integer(index) && any(index != round(index))) ||
       is.unsorted(index, strictly = TRUE) ||
       (length(index) && (index[1L] < 1 || index[length(index)] > n))) {
     stop("internal error: the rows of a subset must be increasing integers in 1..n",
