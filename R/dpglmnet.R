@@ -586,12 +586,13 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                             "selection")
   smoothness.budget <- check_numeric(smoothness.budget, "smoothness.budget", 0, 1,
                                      lower_open = TRUE, upper_open = TRUE)
-  if (!is.null(x.bounds)) {
-    # double: the C++ core reads it as the clamp of each column.
-    # [1e-100, 1e100]: squares and the searches' ranges stay finite and normal
-    x.bounds <- as.double(recycle_columns(check_numeric(
-      x.bounds, "x.bounds", lower = 1e-100, upper = 1e100, length = c(1L, p)), p))
-  }
+  # list(lower, upper, envelope) or NULL (R/bounds.R): x is clamped to
+  # [lower, upper]; the magnitude bound max(|lower|, |upper|) of the clamped
+  # values is what every sensitivity and public default below reads, as
+  # `x.bounds` (a symmetric b gives [-b, b] and envelope b: the same problem
+  # as before intervals).
+  x_interval <- check_x_bounds(x.bounds, p, colnames(x), is_sparse_x(x))
+  x.bounds <- if (!is.null(x_interval)) x_interval$envelope
   if (!is.null(y.bound)) {
     if (family$name != "gaussian") {
       dpglmnet_abort("y.bound", "applies to family = \"gaussian\" only.")
@@ -631,12 +632,14 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                               intercept, clip, standardize, standardize.budget)
 
   problem <- list(
-    # x is read through the transform (clamped to x.bounds) by the core,
-    # without a copy.
+    # x is read through the transform (clamped to the interval of x.bounds)
+    # by the core, without a copy; the clamped values are bounded in
+    # magnitude by the envelope `value_bounds` (= x.bounds below).
     x = x, y = clamp_response(response$y, y.bound),
-    transform = list(lower = if (!is.null(x.bounds)) -x.bounds, upper = x.bounds,
+    transform = list(lower = x_interval$lower, upper = x_interval$upper,
                      center = NULL, scale = NULL),
     value_bounds = x.bounds,
+    x.lower = x_interval$lower, x.upper = x_interval$upper,
     standardization = standardization_plan(standardize, intercept, family$name, y.bound,
                                            is_sparse_x(x), p, epsilon),
     standardize.budget = standardize.budget,

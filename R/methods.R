@@ -140,8 +140,14 @@ standardization_tables <- function(object) {
   if (is.null(r) && is.null(noise)) return(list(columns = NULL, response = NULL))
   columns <- data.frame(row.names = names, check.names = FALSE,
                         bound = if (is.null(s$x.bounds)) rep(NA_real_, p) else s$x.bounds)
+  interval <- fit_x_interval(s, p)
+  # public intervals other than [-bound, bound]: shown as they were given
+  if (!is.null(interval) && any(interval$lower != -interval$upper)) {
+    columns$bound_lower <- interval$lower
+    columns$bound_upper <- interval$upper
+  }
   if (!is.null(r)) {
-    clamp <- released_clamp(r$x_lower, r$x_upper, s$x.bounds, p)
+    clamp <- released_clamp(r$x_lower, r$x_upper, interval, p)
     columns$clamp_lower <- clamp$lower
     columns$clamp_upper <- clamp$upper
     columns$mean <- r$x_mean
@@ -157,10 +163,11 @@ standardization_tables <- function(object) {
 }
 
 # The clamp the standardization read each column through: the released
-# range when the histograms were released, else the public bounds.
-released_clamp <- function(lower, upper, bounds, p) {
+# range when the histograms were released, else the public interval
+# (fit_x_interval(), NULL without bounds).
+released_clamp <- function(lower, upper, interval, p) {
   if (!is.null(lower)) return(list(lower = lower, upper = upper))
-  if (!is.null(bounds)) return(list(lower = -bounds, upper = bounds))
+  if (!is.null(interval)) return(interval)
   list(lower = rep(-Inf, p), upper = rep(Inf, p))
 }
 
@@ -265,8 +272,9 @@ path_coefficients <- function(object, s) {
 #' As glmnet's methods: coefficients at the fitted lambdas, or linearly
 #' interpolated at new values `s` (post-processing, free for privacy).
 #' `predict()` is the linear predictor of `coef()`: `newx` is clamped to the
-#' public `x.bounds` of the fit (the records it learnt from were clamped to
-#' them too) and to nothing else, so for new records inside the bounds
+#' public `x.bounds` of the fit, each column to its interval
+#' \eqn{[l_j, u_j]} (\eqn{[-b_j, b_j]} for a symmetric bound; the records it
+#' learnt from were clamped to them too) and to nothing else, so for new records inside the bounds
 #' `predict(fit, newx, s)` equals `cbind(1, newx) %*% coef(fit, s)`.
 #'
 #' `exact = TRUE` at values of `s` off the fitted sequence would refit the
@@ -387,15 +395,15 @@ predict.dpglmnet <- function(object, newx, s = NULL,
 }
 
 # The fit read x clamped to the public `x.bounds` (a per-record map, part of
-# the privacy model): new records are clamped to the same public bounds, and
-# to nothing else, so that predict() is the linear predictor of coef() for
-# every record inside the bounds.
+# the privacy model): new records are clamped to the same public intervals
+# [lower_j, upper_j], and to nothing else, so that predict() is the linear
+# predictor of coef() for every record inside the bounds.
 clamp_like_fit <- function(newx, object) {
-  bound <- object$settings$x.bounds
-  if (is.null(bound)) return(newx)
+  interval <- fit_x_interval(object$settings, ncol(newx))
+  if (is.null(interval)) return(newx)
   newx <- as.matrix(newx)
   n <- nrow(newx)
-  pmin(pmax(newx, rep(-bound, each = n)), rep(bound, each = n))
+  pmin(pmax(newx, rep(interval$lower, each = n)), rep(interval$upper, each = n))
 }
 
 #' Plot the coefficient paths of a dpglmnet fit

@@ -66,16 +66,16 @@ is_sparse_x <- function(x) {
 
 # The linear predictor (records x lambdas) of a fitted path at the records
 # of x (a checked matrix or a row subset of one), x clamped to the fit's
-# public x.bounds: predict(fit, x, type = "link") without copying x, the same
+# public x.bounds (intervals): predict(fit, x, type = "link") without copying x, the same
 # values number for number (src/dpglmnet/linear_predictor.h).
 path_link <- function(fit, x) {
   p <- ncol(x)
-  bound <- fit$settings$x.bounds
-  if (!is.null(bound)) bound <- rep_len(as.double(bound), p)
+  # the public intervals [lower_j, upper_j] of the fit, as clamp_like_fit()
+  interval <- fit_x_interval(fit$settings, p)
   beta <- as.matrix(fit$beta)
   storage.mode(beta) <- "double"
   .linear_predictor_cpp(x, list(
-    transform = list(lower = if (!is.null(bound)) -bound, upper = bound,
+    transform = list(lower = interval$lower, upper = interval$upper,
                      center = NULL, scale = NULL),
     beta = beta, a0 = as.double(fit$a0)))
 }
