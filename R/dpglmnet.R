@@ -386,8 +386,8 @@
 #'   standardization reads the column over \[18, 90\] (its means'
 #'   sensitivity is the width 72 / n, not 180 / n), while sensitivities that
 #'   need a bound on \eqn{|x_{ij}|} (clipping, smoothness, DP-SCD's record
-#'   norm) use \eqn{\max(|l_j|, |u_j|)}. Symmetric bounds give the same fit
-#'   as the interval \[-b, b\]. A bound far below the data makes a column
+#'   norm) use the envelope `max(abs(lower), abs(upper))`. Symmetric bounds
+#'   give the same fit as the interval \[-b, b\]. A bound far below the data makes a column
 #'   (nearly) two-valued at its bounds, and the fit a model of the clamped
 #'   column: the fit warns when a column's released second moment about the
 #'   interval's midpoint is at least 90% of its half-width squared (and the
