@@ -140,8 +140,14 @@ standardization_tables <- function(object) {
   if (is.null(r) && is.null(noise)) return(list(columns = NULL, response = NULL))
   columns <- data.frame(row.names = names, check.names = FALSE,
                         bound = if (is.null(s$x.bounds)) rep(NA_real_, p) else s$x.bounds)
+  interval <- fit_x_interval(s, p)
+  # public intervals other than [-bound, bound]: shown as they were given
+  if (!is.null(interval) && any(interval$lower != -interval$upper)) {
+    columns$bound_lower <- interval$lower
+    columns$bound_upper <- interval$upper
+  }
   if (!is.null(r)) {
-    clamp <- released_clamp(r$x_lower, r$x_upper, s$x.bounds, p)
+    clamp <- released_clamp(r$x_lower, r$x_upper, interval, p)
     columns$clamp_lower <- clamp$lower
     columns$clamp_upper <- clamp$upper
     columns$mean <- r$x_mean
@@ -157,10 +163,11 @@ standardization_tables <- function(object) {
 }
 
 # The clamp the standardization read each column through: the released
-# range when the histograms were released, else the public bounds.
-released_clamp <- function(lower, upper, bounds, p) {
+# range when the histograms were released, else the public interval
+# (fit_x_interval(), NULL without bounds).
+released_clamp <- function(lower, upper, interval, p) {
   if (!is.null(lower)) return(list(lower = lower, upper = upper))
-  if (!is.null(bounds)) return(list(lower = -bounds, upper = bounds))
+  if (!is.null(interval)) return(interval)
   list(lower = rep(-Inf, p), upper = rep(Inf, p))
 }
 
@@ -397,7 +404,8 @@ predict.dpglmnet <- function(object, newx, s = NULL,
 # private standardization (fit$settings$standardization: x_lower, x_upper,
 # within the public bounds) when there are any, else the public `x.bounds`;
 # NULL when neither (epsilon = Inf without bounds). Both are public (the
-# ranges are released), so predictions may use them.
+# ranges are released), so predictions may use them. The public intervals
+# are [-b_j, b_j] for a symmetric bound (R/bounds.R).
 prediction_clamp <- function(object) {
   r <- object$settings$standardization
   p <- object$dim[1L]
@@ -405,10 +413,7 @@ prediction_clamp <- function(object) {
     return(list(lower = rep_len(as.double(r$x_lower), p),
                 upper = rep_len(as.double(r$x_upper), p)))
   }
-  bound <- object$settings$x.bounds
-  if (is.null(bound)) return(NULL)
-  bound <- rep_len(as.double(bound), p)
-  list(lower = -bound, upper = bound)
+  fit_x_interval(object$settings, p)
 }
 
 # The model was fit on x clamped to prediction_clamp(): new records are

@@ -110,22 +110,29 @@ standardization_mechanisms <- function(problem, path_releases) {
 }
 
 # Releases the ranges and moments of the columns of `x` (read clamped to
-# [-bound, bound]) at noise multipliers f_r z and f_m z (0: exact, epsilon =
-# Inf): list(lower, upper (the clamp the solver reads; NULL when none),
-# mean, sd, constant (a spread that cannot be told from noise), at_bound
-# (most released counts in an outermost bin)).
-release_column_scales <- function(x, bound, plan, noise_ranges, noise_moments, rng) {
+# their public intervals [public_lower, public_upper]; -Inf / Inf: no clamp,
+# epsilon = Inf only) at noise multipliers f_r z and f_m z (0: exact,
+# epsilon = Inf): list(lower, upper (the clamp the solver reads; NULL when
+# none), mean, sd, constant (a spread that cannot be told from noise),
+# at_bound (most released counts in an outermost bin)).
+release_column_scales <- function(x, public_lower, public_upper, plan, noise_ranges,
+                                  noise_moments, rng) {
   n <- nrow(x)
   p <- ncol(x)
   secure <- rng == "secure"
-  bounded <- all(is.finite(bound))
-  lower <- if (bounded) -bound
-  upper <- if (bounded) bound
+  bounded <- all(is.finite(public_lower)) && all(is.finite(public_upper))
+  # The histograms are taken over the public interval itself (histogram.h
+  # anchors them at 0 when it holds 0, else at its midpoint), and the
+  # moments below over the clamp chosen inside it: an interval [18, 90]
+  # is read as such, not as [-90, 90].
+  lower <- if (bounded) public_lower
+  upper <- if (bounded) public_upper
   at_bound <- few_values <- rep(FALSE, p)
   if (plan$ranges) {
     r <- .column_ranges_cpp(x, list(
-      transform = list(lower = -bound, upper = bound, center = NULL, scale = NULL),
-      lower = -bound, upper = bound, levels = plan$levels, fine_bins = plan$fine_bins,
+      transform = list(lower = public_lower, upper = public_upper, center = NULL,
+                       scale = NULL),
+      lower = public_lower, upper = public_upper, levels = plan$levels, fine_bins = plan$fine_bins,
       count_sd = 2 * noise_ranges, keep_zero = plan$sparse, seed = draw_seed(),
       secure = secure))
     lower <- r$lower
@@ -141,13 +148,19 @@ release_column_scales <- function(x, bound, plan, noise_ranges, noise_moments, r
   reach <- if (bounded) pmax(upper - shift, shift - lower) else rep(Inf, p)
   # Noise sd = noise multiplier x replace-one sensitivity ((upper - lower) /
   # n for a mean, reach^2 / n for a second moment); none for epsilon = Inf.
+  # Valid because every value is read clamped to [lower, upper] (the
+  # released clamp, inside the public interval, or the public interval):
+  # replacing one record moves the mean of the clamped values by at most the
+  # clamp's width over n, and the second moment about `shift` (values in
+  # [0, reach^2]) by at most reach^2 / n. With an interval these follow its
+  # width, not twice its largest magnitude.
   noise_sd <- function(sensitivity) {
     if (noise_moments > 0) noise_moments * sensitivity else rep(0, p)
   }
   second_noise <- noise_sd(reach^2 / n)
   mean_noise <- noise_sd(if (bounded) (upper - lower) / n else rep(Inf, p))
   moments <- .column_moments_cpp(x, list(
-    transform = list(lower = if (bounded) -bound, upper = if (bounded) bound,
+    transform = list(lower = if (bounded) public_lower, upper = if (bounded) public_upper,
                      center = NULL, scale = NULL),
     mean_sd = mean_noise,
     second_sd = second_noise,
@@ -170,15 +183,19 @@ release_column_scales <- function(x, bound, plan, noise_ranges, noise_moments, r
 standardize_problem <- function(problem, z, path_releases) {
   plan <- problem$standardization
   if (is.null(plan)) return(problem)
-  # Without bounds (epsilon = Inf only) nothing is clamped.
-  b <- if (is.null(problem$x.bounds)) rep(Inf, problem$p) else problem$x.bounds
+  # Without bounds (epsilon = Inf only) nothing is clamped; with them, each
+  # column is read through its public interval [x.lower, x.upper].
+  public_lower <- if (is.null(problem$x.lower)) rep(-Inf, problem$p) else problem$x.lower
+  public_upper <- if (is.null(problem$x.upper)) rep(Inf, problem$p) else problem$x.upper
+  bounded <- all(is.finite(public_lower)) && all(is.finite(public_upper))
   private <- is.finite(problem$epsilon)
   if (private && !(z > 0)) stop("internal error: a private standardization needs noise")
   f <- standardization_factors(problem, path_releases)
   noise_r <- if (private && plan$ranges) f[["ranges"]] * z else 0
   noise_m <- if (private) f[["moments"]] * z else 0
   noise_y <- if (private && plan$scale_y) f[["y"]] * z else 0
-  xs <- release_column_scales(problem$x, b, plan, noise_r, noise_m, problem$rng)
+  xs <- release_column_scales(problem$x, public_lower, public_upper, plan, noise_r,
+                              noise_m, problem$rng)
   center <- if (plan$center_x) xs$mean else NULL
   # A column whose released spread cannot be told from noise is constant for
   # the fit (as glmnet treats a constant column): it is read as 0 (scale 0)
@@ -193,7 +210,8 @@ standardize_problem <- function(problem, z, path_releases) {
   if (plan$scale_y) {
     y_plan <- plan
     y_plan$sparse <- FALSE
-    ys <- release_column_scales(matrix(y, ncol = 1L), problem$y.bound, y_plan,
+    ys <- release_column_scales(matrix(y, ncol = 1L), -problem$y.bound, problem$y.bound,
+                                y_plan,
                                 if (plan$ranges) noise_y else 0, noise_y, problem$rng)
     if (!is.null(ys$lower)) y <- pmin(pmax(y, ys$lower), ys$upper)
     y_mean <- if (problem$intercept) ys$mean else 0
@@ -214,8 +232,8 @@ standardize_problem <- function(problem, z, path_releases) {
   # lambda' = k lambda with k = alpha / s_y + 1 - alpha (k = 1 unless y is
   # scaled). Limits on b_j bound c_j = b_j / (s_y s_j).
   k <- problem$alpha / y_sd + 1 - problem$alpha
-  lower <- if (!is.null(xs$lower)) xs$lower else if (all(is.finite(b))) -b
-  upper <- if (!is.null(xs$upper)) xs$upper else if (all(is.finite(b))) b
+  lower <- if (!is.null(xs$lower)) xs$lower else if (bounded) public_lower
+  upper <- if (!is.null(xs$upper)) xs$upper else if (bounded) public_upper
   scaled <- problem
   scaled$y <- y
   scaled$transform <- list(lower = lower, upper = upper, center = center, scale = scale)
