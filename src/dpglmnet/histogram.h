@@ -166,14 +166,14 @@ struct ClampChoice {
 // would swallow a real 3% dummy at the bound (measured: 1 fit in 10 cut it
 // to 1/16 and its coefficient came out 16 times too large on the records).
 template <class Count>
-int empty_tail_bins(Count count, int limit, double count_sd) {
+int empty_tail_bins(Count count, int limit, double count_sd, double clear_bin = 3.0) {
   int cut = 0;
   double sum = 0.0;
   for (int k = 1; k <= limit; ++k) {
     const double c = count(k - 1);
     sum += c;
     const double sd = count_sd * std::sqrt(static_cast<double>(k));
-    if (sum > 3.0 * sd || c > 3.0 * count_sd) break;
+    if (sum > 3.0 * sd || c > clear_bin * count_sd) break;
     if (sum <= 2.0 * sd) cut = k;
   }
   return cut;
@@ -212,7 +212,10 @@ inline ClampChoice choose_clamp(const double* counts, double lower, double upper
   // near 3 noise sds (a 3% dummy at the bound, clear in its log bin) can look
   // empty among them: cut to 1/16, its coefficient came out 16 times too
   // large on the records it held. So they may cut only through log bins that
-  // look empty (at most 2 noise sds) or hold most of the records (where the
+  // do not clearly hold records (at most 2.5 noise sds: the 2.3% of a
+  // N(3, 1) column beyond 5 with bound 10, n = 8000, must be cut, or the
+  // clamp [1.25, 10] leaves its spread within noise) or hold most of the
+  // records (where the
   // log bins cannot resolve a column far from 0 against its spread: a
   // longitude).
   double total = 0.0;
@@ -221,14 +224,18 @@ inline ClampChoice choose_clamp(const double* counts, double lower, double upper
   auto may_cut = [&](int i) {
     const int c = coarse_bin(std::min(std::max(lower + (i + 0.5) * step, lower), upper));
     if (c < s || c >= t) return true;  // beyond the coarse clamp: found empty
-    return counts[c] <= 2.0 * count_sd || counts[c] > 0.5 * total;
+    return counts[c] <= 2.5 * count_sd || counts[c] > 0.5 * total;
   };
   int open_hi = 0, open_lo = 0;  // fine bins from each end that may be cut
   while (open_hi < last - zero && may_cut(last - open_hi)) ++open_hi;
-  const int cut_hi = empty_tail_bins([&](int k) { return fine[last - k]; }, open_hi, count_sd);
+  // (a fine bin above 2 noise sds ends the search: one real mass among them
+  // must not be summed away with the empty bins beside it)
+  const int cut_hi =
+      empty_tail_bins([&](int k) { return fine[last - k]; }, open_hi, count_sd, 2.0);
   const int lo_room = (keep_zero ? zero : last - cut_hi) - first;
   while (open_lo < lo_room && may_cut(first + open_lo)) ++open_lo;
-  const int cut_lo = empty_tail_bins([&](int k) { return fine[first + k]; }, open_lo, count_sd);
+  const int cut_lo =
+      empty_tail_bins([&](int k) { return fine[first + k]; }, open_lo, count_sd, 2.0);
   const double new_hi = cut_hi > 0 ? lower + (last - cut_hi + 1) * step : hi;
   const double new_lo = cut_lo > 0 ? lower + (first + cut_lo) * step : lo;
   if (new_lo < new_hi) {
