@@ -81,6 +81,10 @@
     .Call(`_dpglmnet_magnitude_quantiles_cpp`, x, y, settings)
 }
 
+.linear_predictor_cpp <- function(x, settings) {
+    .Call(`_dpglmnet_linear_predictor_cpp`, x, settings)
+}
+
 .nonfinite_kind_cpp <- function(values) {
     .Call(`_dpglmnet_nonfinite_kind_cpp`, values)
 }

@@ -75,6 +75,8 @@ check_numeric <- function(value, arg, lower = -Inf, upper = Inf,
 # value. Returns the matrix in the storage the C++ core reads (double
 # column-major, or dgCMatrix).
 check_x <- function(x, arg = "x", min_rows = 2L) {
+  # (cv.dpglmnet()'s parts: R/rows.R)
+  if (inherits(x, "dpglmnet_rows")) return(check_record_subset(x, arg, min_rows))
   if (inherits(x, "sparseMatrix")) {
     x <- tryCatch(
       methods::as(methods::as(methods::as(x, "CsparseMatrix"), "generalMatrix"),

@@ -240,9 +240,10 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   # The plan, before the split (public: n, p, the budget and the
   # arguments): the path the training part would get. Planning reads only
   # the sizes, so the first n - held_out records stand in for the training
-  # part, which is not drawn yet.
+  # part, which is not drawn yet. The parts of x are row subsets read in
+  # place (R/rows.R), never copies of the records.
   planning <- seq_len(n - held_out)
-  x_plan <- x[planning, , drop = FALSE]
+  x_plan <- record_subset(x, planning)
   y_plan <- subset_response(y, planning)
   # The budget of each release (public: from n, p and the arguments only).
   budget <- if (refit) {
@@ -252,8 +253,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   }
   planned <- planned_problem(x_plan, y_plan, c(arguments, list(
     epsilon = budget$path, delta = delta, rng = rng)))
-  # (what decides the split; the copy of the records is not kept beside the
-  # training part)
+  # (what decides the split)
   planned <- planned[c("nlambda", "single_lambda", "solver")]
   rm(x_plan, y_plan)
   if (planned$nlambda < 2L) {
@@ -276,7 +276,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   } else {
     # The split: drawn from R's RNG, independently of the data.
     validation <- sort(sample.int(n, held_out))
-    x_train <- x[-validation, , drop = FALSE]
+    x_train <- record_subset(x, seq_len(n)[-validation])
     y_train <- subset_response(y, -validation)
     fit <- call_dpglmnet(x_train, y_train, c(arguments, list(
       epsilon = budget$path, delta = delta, rng = rng)))
@@ -292,7 +292,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
       loss.bound <- NA_real_
       NULL
     } else {
-      validation_curve(fit, x[validation, , drop = FALSE], response$y[validation],
+      validation_curve(fit, record_subset(x, validation), response$y[validation],
                        family, type.measure, loss.bound, budget$refit_rows,
                        epsilon, delta, rng)
     }
@@ -342,7 +342,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
 # the curve's noise calibrated so that the validation part (with the
 # refit's rows of part 0, if any) spends at most epsilon at delta, its
 # release, and its summary (cvm, cvsd, lambda.min, lambda.1se) with the
-# ledger rows.
+# ledger rows. x_val: the validation records (a row subset of x, R/rows.R).
 validation_curve <- function(fit, x_val, y_val, family, type.measure, loss.bound,
                              refit_rows, epsilon, delta, rng) {
   K <- length(fit$lambda)
@@ -352,7 +352,8 @@ validation_curve <- function(fit, x_val, y_val, family, type.measure, loss.bound
   # the same calibration as every fit's: the smallest noise level for which
   # this part spends at most the target (public: K, n_val, B, the budget)
   z <- calibrate_noise(mechanism_table(c(refit_rows, rows)), epsilon, delta)
-  link <- predict(fit, x_val, type = "link")
+  # predict(fit, x_val, type = "link"), read in place
+  link <- path_link(fit, x_val)
   released <- release_curve(validation_loss(type.measure, family, link, y_val),
                             loss.bound, z, second, rng)
   rows <- lapply(rows, function(row) {

@@ -74,13 +74,15 @@
 #' the values found in the data, which the fit then reveals, so it warns:
 #' declare such a column as a factor with its public levels.
 #'
-#' Bounds: each dummy column is 0/1, so its bound is 1 without your giving
-#' it; each numeric column takes its bound by name from `x.bounds`
-#' (`c(age = 90, income = 1e6)`, or one unnamed value for every numeric
-#' column), and an error names the numeric columns left without one. An
-#' interaction column is bounded by the product of its variables' bounds.
-#' Without `x.bounds` the columns are unbounded, as in the matrix interface,
-#' unless every column is categorical (then all bounds are 1).
+#' Bounds: each dummy column is 0/1, so it gets the interval \[0, 1\]
+#' without your giving it; each numeric column takes its bound by name from
+#' `x.bounds`, symmetric (`c(age = 90, income = 1e6)`) or as an interval
+#' (`list(age = c(18, 90), income = c(0, 1e6))`; a list may mix both), or
+#' one unnamed value for every numeric column, and an error names the
+#' numeric columns left without one. An interaction column gets the product
+#' of its variables' intervals. Without `x.bounds` the columns are
+#' unbounded, as in the matrix interface, unless every column is
+#' categorical (then all intervals are \[0, 1\]).
 #' `penalty.factor`, `lower.limits` and `upper.limits`, when given per
 #' column, follow the expanded columns.
 #'
@@ -197,15 +199,33 @@
 #'   `clip.budget` in use must add up to less than 1: the path gets the rest.
 #' @param standardize.budget Share of the Gaussian part of the budget (of
 #'   \eqn{\mu^2} in Gaussian DP) spent on the standardization releases.
-#' @param x.bounds Public bounds on \eqn{|x_{ij}|}: one value or one per
-#'   column, in \[1e-100, 1e100\]. `x` is clamped to them (a per-record map,
-#'   free for privacy). A bound far below the data makes a column (nearly)
-#'   two-valued at its bounds, and the fit a model of the clamped column
-#'   (coefficients grow like 1 / bound): the fit warns when a column's
-#'   released second moment is at least 90% of its bound squared (and the
+#' @param x.bounds Public bounds on the columns of `x`, in one of these forms:
+#'   * symmetric, \eqn{|x_{ij}| \le b_j}: one value `b` for all columns or
+#'     one per column, in \[1e-100, 1e100\];
+#'   * intervals \eqn{l_j \le x_{ij} \le u_j}: a p x 2 numeric matrix
+#'     `cbind(lower, upper)` (or 1 x 2 for all columns; row names, if any,
+#'     name the columns of `x`, in any order), or a list named by the columns
+#'     of `x` whose entries are `c(lower, upper)` or one value `b` (meaning
+#'     `c(-b, b)`), e.g. `list(age = c(18, 90), income = c(0, 1e6), z = 4)`.
+#'     Finite, within \[-1e100, 1e100\], lower < upper; for a sparse `x`
+#'     every interval must hold 0.
+#'
+#'   `x` is clamped to them (a per-record map, free for privacy), in the fit,
+#'   in `predict()` and in `cv.dpglmnet()`'s validation. An interval such as
+#'   age in \[18, 90\] wastes less range than the symmetric 90: the private
+#'   standardization reads the column over \[18, 90\] (its means'
+#'   sensitivity is the width 72 / n, not 180 / n), while sensitivities that
+#'   need a bound on \eqn{|x_{ij}|} (clipping, smoothness, DP-SCD's record
+#'   norm) use the envelope `max(abs(lower), abs(upper))`. Symmetric bounds
+#'   give the same fit as the interval \[-b, b\]. A bound far below the data makes a column
+#'   (nearly) two-valued at its bounds, and the fit a model of the clamped
+#'   column: the fit warns when a column's released second moment about the
+#'   interval's midpoint is at least 90% of its half-width squared (and the
 #'   release is precise enough to tell). With a data frame or formula `x`:
-#'   named by numeric column, or one value for all numeric columns; dummy
-#'   columns get 1 (see Section Data frames and formulas).
+#'   named by numeric column (a named vector of symmetric bounds, a named
+#'   list as above, or a 2-column matrix with rows named by column), or one
+#'   value for all numeric columns; dummy columns of factors get the interval
+#'   \[0, 1\] (see Section Data frames and formulas).
 #' @param y.bound Public bound on \eqn{|y_i|} (gaussian), in \[1e-100,
 #'   1e100\]: `y` is clamped to it, so the fit models the clamped response
 #'   (an intercept cannot pass the bound). The fit warns when the released
@@ -406,12 +426,13 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                             "selection")
   smoothness.budget <- check_numeric(smoothness.budget, "smoothness.budget", 0, 1,
                                      lower_open = TRUE, upper_open = TRUE)
-  if (!is.null(x.bounds)) {
-    # double: the C++ core reads it as the clamp of each column.
-    # [1e-100, 1e100]: squares and the searches' ranges stay finite and normal
-    x.bounds <- as.double(recycle_columns(check_numeric(
-      x.bounds, "x.bounds", lower = 1e-100, upper = 1e100, length = c(1L, p)), p))
-  }
+  # list(lower, upper, envelope) or NULL (R/bounds.R): x is clamped to
+  # [lower, upper]; the magnitude bound max(|lower|, |upper|) of the clamped
+  # values is what every sensitivity and public default below reads, as
+  # `x.bounds` (a symmetric b gives [-b, b] and envelope b: the same problem
+  # as before intervals).
+  x_interval <- check_x_bounds(x.bounds, p, colnames(x), is_sparse_x(x))
+  x.bounds <- if (!is.null(x_interval)) x_interval$envelope
   if (!is.null(y.bound)) {
     if (family$name != "gaussian") {
       dpglmnet_abort("y.bound", "applies to family = \"gaussian\" only.")
@@ -451,14 +472,16 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                               intercept, clip, standardize, standardize.budget)
 
   problem <- list(
-    # x is read through the transform (clamped to x.bounds) by the core,
-    # without a copy.
+    # x is read through the transform (clamped to the interval of x.bounds)
+    # by the core, without a copy; the clamped values are bounded in
+    # magnitude by the envelope `value_bounds` (= x.bounds below).
     x = x, y = clamp_response(response$y, y.bound),
-    transform = list(lower = if (!is.null(x.bounds)) -x.bounds, upper = x.bounds,
+    transform = list(lower = x_interval$lower, upper = x_interval$upper,
                      center = NULL, scale = NULL),
     value_bounds = x.bounds,
+    x.lower = x_interval$lower, x.upper = x_interval$upper,
     standardization = standardization_plan(standardize, intercept, family$name, y.bound,
-                                           inherits(x, "dgCMatrix"), p, epsilon),
+                                           is_sparse_x(x), p, epsilon),
     standardize.budget = standardize.budget,
     n = n, p = p, family = family$name, family_object = family,
     classnames = response$classnames, curvature = family$curvature,

@@ -87,6 +87,9 @@ dpscd_sensitivity <- function(clip, row_bound) 2 * clip * sqrt(1 + row_bound^2)
 # bounds on that scale (`value_bounds`: x.bounds, or the standardized
 # bounds); Inf without bounds (epsilon = Inf only).
 dpscd_row_bound <- function(problem) {
+  # (with intervals: x is read clamped to [lower_j, upper_j], so |x_ij| <=
+  # max(|lower_j|, |upper_j|), the envelope held in value_bounds; the row
+  # bound, hence the sensitivity, stays valid)
   b <- problem$value_bounds
   if (is.null(b)) Inf else sqrt(sum(b^2))
 }

@@ -4,8 +4,8 @@
 # model.matrix(~ ., x) without its intercept column would (treatment
 # contrasts for every factor), then the matrix interface fits it with all
 # its own checks. Factor levels and column names are public schema, so the
-# dummy columns are bounded by 1 without the user giving it; numeric
-# columns take their bounds by name from `x.bounds`. The fit keeps the
+# dummy columns get the interval [0, 1] without the user giving it; numeric
+# columns take their bounds (symmetric or intervals) by name from `x.bounds`. The fit keeps the
 # expansion recipe (terms, levels, contrasts; no data), so predict() expands
 # a data frame `newx` the same way.
 
@@ -207,29 +207,50 @@ warn_character_levels <- function(columns, arg) {
     if (length(columns) > 1L) "their" else "its"))
 }
 
-# The bound of every numeric variable, from `x.bounds`: one value for all,
-# or a vector named by variable. NULL when `x.bounds` is NULL and some
-# variable is numeric (no bounds, as the matrix interface without them).
+# The interval of every numeric variable, from `x.bounds`: one value b for
+# all ([-b, b]), a numeric vector named by variable (symmetric bounds), a
+# list named by variable whose entries are b or c(lower, upper), or a
+# k x 2 matrix (lower, upper) whose rows are named by variable. Returns a
+# 2 x k matrix (rows lower, upper; columns the numeric variables), or NULL
+# when `x.bounds` is NULL and some variable is numeric (no bounds, as the
+# matrix interface without them).
 frame_variable_bounds <- function(x.bounds, numeric_variables, categorical, arg) {
   if (is.null(x.bounds)) {
     if (length(numeric_variables)) return(NULL)
-    return(stats::setNames(numeric(0), character(0)))
+    return(matrix(numeric(0), 2L, 0L))
   }
-  if (is.list(x.bounds) || !is.numeric(x.bounds) || is.object(x.bounds)) {
-    dpglmnet_abort("x.bounds", sprintf(paste(
-      "must be a numeric vector named by the numeric columns of `%s` (or one",
-      "value for all of them), not %s."), arg, class(x.bounds)[1L]))
+  form <- paste(
+    "must be named by the numeric columns of `%s`: a numeric vector of symmetric",
+    "bounds (e.g. c(age = 90)), a list of them or of intervals (e.g. list(age =",
+    "c(18, 90))), a 2-column matrix (lower, upper) with rows named by column, or",
+    "one value for all of them")
+  if (is.matrix(x.bounds) && !is.list(x.bounds)) {
+    if (!is.numeric(x.bounds) || ncol(x.bounds) != 2L || is.null(rownames(x.bounds))) {
+      dpglmnet_abort("x.bounds", sprintf(paste0(form, "; not a %d x %d %s matrix%s."),
+                                         arg, nrow(x.bounds), ncol(x.bounds),
+                                         typeof(x.bounds),
+                                         if (is.null(rownames(x.bounds))) " without row names"
+                                         else ""))
+    }
+    x.bounds <- stats::setNames(lapply(seq_len(nrow(x.bounds)), function(i)
+      unname(x.bounds[i, ])), rownames(x.bounds))
+  }
+  is_list <- is.list(x.bounds) && !is.object(x.bounds)
+  if (!is_list && (!is.numeric(x.bounds) || is.object(x.bounds))) {
+    dpglmnet_abort("x.bounds", sprintf(paste0(form, ", not %s."), arg,
+                                       class(x.bounds)[1L]))
   }
   bound_names <- names(x.bounds)
   if (is.null(bound_names)) {
-    if (length(x.bounds) != 1L) {
+    if (is_list || length(x.bounds) != 1L) {
       dpglmnet_abort("x.bounds", sprintf(paste(
-        "must be named by the numeric columns of `%s` (e.g. c(age = 90)), or be",
-        "one value for all of them: the expanded columns do not follow the",
-        "columns of a data frame one to one."), arg))
+        "must be named by the numeric columns of `%s` (e.g. c(age = 90) or",
+        "list(age = c(18, 90))), or be one value for all of them: the expanded",
+        "columns do not follow the columns of a data frame one to one."), arg))
     }
     bounds <- check_numeric(x.bounds, "x.bounds", lower = 1e-100, upper = 1e100)
-    return(stats::setNames(rep(bounds, length(numeric_variables)), numeric_variables))
+    return(matrix(c(-bounds, bounds), 2L, length(numeric_variables),
+                  dimnames = list(NULL, numeric_variables)))
   }
   if (anyNA(bound_names) || any(!nzchar(bound_names)) || anyDuplicated(bound_names)) {
     dpglmnet_abort("x.bounds", "must have unique, non-empty names.")
@@ -238,7 +259,7 @@ frame_variable_bounds <- function(x.bounds, numeric_variables, categorical, arg)
   if (length(on_categorical)) {
     dpglmnet_abort("x.bounds", sprintf(paste(
       "names the factor, logical or character column%s %s: %s dummy columns are",
-      "0/1 and bounded by 1 automatically; drop %s from `x.bounds`."),
+      "0/1 and get the interval [0, 1] automatically; drop %s from `x.bounds`."),
       if (length(on_categorical) > 1L) "s" else "",
       paste0("`", on_categorical, "`", collapse = ", "),
       if (length(on_categorical) > 1L) "their" else "its",
@@ -259,25 +280,47 @@ frame_variable_bounds <- function(x.bounds, numeric_variables, categorical, arg)
       "column by name (dummy columns of factors need none)."),
       if (length(absent) > 1L) "s" else "", paste0("`", absent, "`", collapse = ", "), arg))
   }
-  bounds <- check_numeric(unname(x.bounds), "x.bounds", lower = 1e-100, upper = 1e100,
-                          length = NULL)
-  stats::setNames(bounds, bound_names)[numeric_variables]
+  if (is_list) {
+    intervals <- interval_entries(x.bounds)  # R/bounds.R: b -> c(-b, b)
+    checked <- check_intervals(intervals[1L, ], intervals[2L, ], bound_names)
+    intervals <- rbind(checked$lower, checked$upper)
+  } else {
+    bounds <- check_numeric(unname(x.bounds), "x.bounds", lower = 1e-100, upper = 1e100,
+                            length = NULL)
+    intervals <- rbind(-bounds, bounds)
+  }
+  colnames(intervals) <- bound_names
+  intervals[, numeric_variables, drop = FALSE]
 }
 
-# The bound of each expanded column: the product of the bounds of the
-# variables of its term (a dummy is 0/1, bound 1; a numeric variable its
-# bound, on each of its columns), so interactions are bounded too. NULL when
-# the numeric variables have no bounds.
+# The interval of each expanded column (a p x 2 matrix, columns lower and
+# upper): the product of the intervals of the variables of its term (a
+# dummy is 0/1, the interval [0, 1]; a numeric variable its interval, on
+# each of its columns), so interactions are bounded too: the product of
+# values in [a, b] and [c, d] lies in [min, max] of the four corner
+# products. A symmetric design (no dummies, symmetric bounds) gives
+# [-b, b], as the symmetric bounds did. NULL when the numeric variables have
+# no bounds.
 design_bounds <- function(variable_bounds, terms, assign, numeric_variables) {
   if (is.null(variable_bounds)) return(NULL)
   factors <- attr(terms, "factors")
   variables <- rownames(factors)
-  term_bound <- vapply(seq_len(ncol(factors)), function(k) {
+  term_interval <- vapply(seq_len(ncol(factors)), function(k) {
     used <- variables[factors[, k] > 0]
-    prod(c(1, variable_bounds[intersect(used, numeric_variables)]))
-  }, numeric(1))
-  bounds <- term_bound[assign]
-  if (any(bounds > 1e100)) {
+    numeric_used <- intersect(used, numeric_variables)
+    interval <- if (length(setdiff(used, numeric_variables))) c(0, 1) else NULL
+    for (v in numeric_used) {
+      factor <- variable_bounds[, v]
+      interval <- if (is.null(interval)) factor else {
+        corners <- c(interval[1L] * factor, interval[2L] * factor)
+        c(min(corners), max(corners))
+      }
+    }
+    if (is.null(interval)) c(0, 1) else interval
+  }, numeric(2))
+  bounds <- t(term_interval[, assign, drop = FALSE])
+  colnames(bounds) <- c("lower", "upper")
+  if (any(abs(bounds) > 1e100)) {
     dpglmnet_abort("x.bounds", paste(
       "multiply to more than 1e100 on an interaction column: give smaller bounds."))
   }

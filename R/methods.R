@@ -140,8 +140,14 @@ standardization_tables <- function(object) {
   if (is.null(r) && is.null(noise)) return(list(columns = NULL, response = NULL))
   columns <- data.frame(row.names = names, check.names = FALSE,
                         bound = if (is.null(s$x.bounds)) rep(NA_real_, p) else s$x.bounds)
+  interval <- fit_x_interval(s, p)
+  # public intervals other than [-bound, bound]: shown as they were given
+  if (!is.null(interval) && any(interval$lower != -interval$upper)) {
+    columns$bound_lower <- interval$lower
+    columns$bound_upper <- interval$upper
+  }
   if (!is.null(r)) {
-    clamp <- released_clamp(r$x_lower, r$x_upper, s$x.bounds, p)
+    clamp <- released_clamp(r$x_lower, r$x_upper, interval, p)
     columns$clamp_lower <- clamp$lower
     columns$clamp_upper <- clamp$upper
     columns$mean <- r$x_mean
@@ -157,10 +163,11 @@ standardization_tables <- function(object) {
 }
 
 # The clamp the standardization read each column through: the released
-# range when the histograms were released, else the public bounds.
-released_clamp <- function(lower, upper, bounds, p) {
+# range when the histograms were released, else the public interval
+# (fit_x_interval(), NULL without bounds).
+released_clamp <- function(lower, upper, interval, p) {
   if (!is.null(lower)) return(list(lower = lower, upper = upper))
-  if (!is.null(bounds)) return(list(lower = -bounds, upper = bounds))
+  if (!is.null(interval)) return(interval)
   list(lower = rep(-Inf, p), upper = rep(Inf, p))
 }
 
@@ -264,10 +271,17 @@ path_coefficients <- function(object, s) {
 #'
 #' As glmnet's methods: coefficients at the fitted lambdas, or linearly
 #' interpolated at new values `s` (post-processing, free for privacy).
-#' `predict()` is the linear predictor of `coef()`: `newx` is clamped to the
-#' public `x.bounds` of the fit (the records it learnt from were clamped to
-#' them too) and to nothing else, so for new records inside the bounds
-#' `predict(fit, newx, s)` equals `cbind(1, newx) %*% coef(fit, s)`.
+#' `predict()` is the linear predictor of `coef()` on the records as the fit
+#' read them: `newx` is clamped to the ranges the fit learnt from, the
+#' ranges released by private standardization (printed by `summary()`, in
+#' `fit$settings$standardization$x_lower` and `x_upper`, within the public
+#' `x.bounds`), or the public `x.bounds` when there are none. For new records
+#' inside those ranges `predict(fit, newx, s)` equals
+#' `cbind(1, newx) %*% coef(fit, s)`; beyond them the prediction is that of
+#' the nearest value the model was fit on, not a linear extrapolation
+#' (records winsorized in training but extrapolated in prediction gave 3 to
+#' 7 times the held-out error of `cv.glmnet` on California, clamped 0.93 to
+#' 1.07 times).
 #'
 #' `exact = TRUE` at values of `s` off the fitted sequence would refit the
 #' path on the training records (glmnet's meaning): a new release that the
@@ -386,16 +400,36 @@ predict.dpglmnet <- function(object, newx, s = NULL,
   classes
 }
 
-# The fit read x clamped to the public `x.bounds` (a per-record map, part of
-# the privacy model): new records are clamped to the same public bounds, and
-# to nothing else, so that predict() is the linear predictor of coef() for
-# every record inside the bounds.
+# The clamp the fit read x through, per column: the ranges released by
+# private standardization (fit$settings$standardization: x_lower, x_upper,
+# within the public bounds) when there are any, else the public `x.bounds`;
+# NULL when neither (epsilon = Inf without bounds). Both are public (the
+# ranges are released), so predictions may use them. The public intervals
+# are [-b_j, b_j] for a symmetric bound (R/bounds.R).
+prediction_clamp <- function(object) {
+  r <- object$settings$standardization
+  p <- object$dim[1L]
+  if (!is.null(r$x_lower) && !is.null(r$x_upper)) {
+    return(list(lower = rep_len(as.double(r$x_lower), p),
+                upper = rep_len(as.double(r$x_upper), p)))
+  }
+  fit_x_interval(object$settings, p)
+}
+
+# The model was fit on x clamped to prediction_clamp(): new records are
+# clamped the same way, so predict() is the linear predictor of coef() for
+# every record inside the released ranges (summary() prints them). Measured
+# on California (5 splits, epsilon 0.5 to 5): a model fit on records
+# winsorized to their released ranges but applied to raw test records with
+# outliers (an average occupancy of 1243 where the range ends at 9.7) had
+# 2.7-7 times cv.glmnet's held-out error (up to 29 times on one split);
+# applied to the clamped records, 0.93-1.07 times.
 clamp_like_fit <- function(newx, object) {
-  bound <- object$settings$x.bounds
-  if (is.null(bound)) return(newx)
+  clamp <- prediction_clamp(object)
+  if (is.null(clamp)) return(newx)
   newx <- as.matrix(newx)
   n <- nrow(newx)
-  pmin(pmax(newx, rep(-bound, each = n)), rep(bound, each = n))
+  pmin(pmax(newx, rep(clamp$lower, each = n)), rep(clamp$upper, each = n))
 }
 
 #' Plot the coefficient paths of a dpglmnet fit

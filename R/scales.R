@@ -157,6 +157,10 @@ release_scales <- function(problem, z, path_releases) {
       level = level, range = range, steps = steps,
       count_sd = factor * z, seed = draw_seed(), secure = problem$rng == "secure"))
   }
+  # Magnitude bounds of the values as the solver reads them (x.bounds'
+  # envelope max(|lower_j|, |upper_j|) for intervals: x is read clamped to
+  # [lower_j, upper_j], so |x_ij| <= b_j and the searches' ranges and the
+  # clip's gradient bounds below hold).
   b <- problem$value_bounds
   if (quantile_smoothness) {
     # (epsilon = Inf: no groups, no noise)

@@ -6,7 +6,11 @@
 
 # Returns list(source, values (length p), laplace_epsilon, laplace_scale).
 # `value_bounds` bound |x_ij| as the core reads x (x.bounds, or the
-# standardized bounds); `standardized` holds the constants that follow from
+# standardized bounds; with interval bounds [lower_j, upper_j] the envelope
+# max(|lower_j|, |upper_j|), a valid bound on |x_ij| once x is clamped to the
+# interval, so the Laplace sensitivity curvature value_bounds^2 / n and the
+# public "bounds" constants stay valid: x_ij^2 of a clamped value is at most
+# envelope^2); `standardized` holds the constants that follow from
 # the released standardization moments.
 resolve_smoothness <- function(smoothness, x, curvature, epsilon, budget,
                                value_bounds, rng, transform, standardized = NULL,

@@ -116,7 +116,8 @@ fit_private_path <- function(problem) {
          scale_levels = scaled$scale_levels,
          penalty.factor = problem$penalty.factor,
          lower.limits = problem$lower.limits, upper.limits = problem$upper.limits,
-         x.bounds = problem$x.bounds, y.bound = problem$y.bound,
+         x.bounds = problem$x.bounds, x.lower = problem$x.lower, x.upper = problem$x.upper,
+         y.bound = problem$y.bound,
          path_parameter = if (by_radius) "radius" else "lambda"),
     settings_scaled)
   diagnose_bounds(path, settings, problem, ledger)
@@ -234,8 +235,10 @@ diagnose_path <- function(fitted, lambda, problem, settings) {
 #   unstandardized: the intercepts are noise of the size of the bound up to
 #   n = 100 (no warning in 40 fits), and the warning comes in 9 of 10 fits
 #   from n = 1000 when the response is at 1000.
-# - `x.bounds`: columns whose clamped values have a second moment of at
-#   least 90% of bound^2, i.e. nearly all their values sit at +-bound: from
+# - `x.bounds`: columns whose clamped values have a second moment about the
+#   midpoint of their interval [lower, upper] of at least 90% of its
+#   half-width^2 (bound^2 for [-bound, bound]), i.e. nearly all their values
+#   sit at its ends: from
 #   the released standardization moments, or from released smoothness
 #   constants (curvature times the clamped second moment; Laplace ones less
 #   3 times their noise scale). Measured: 1e-50 bounds on N(0, 1) columns
@@ -269,9 +272,15 @@ diagnose_bounds <- function(path, settings, problem, ledger) {
   }
   b <- problem$x.bounds
   if (is.null(b) || relative_noise > 0.1) return(invisible())
+  # Each column's public interval [lower, upper]: its midpoint and half-width
+  # (0 and b for a symmetric bound b). Values near its ends have a second
+  # moment about the midpoint near half-width^2.
+  mid <- (problem$x.lower + problem$x.upper) / 2
+  half <- (problem$x.upper - problem$x.lower) / 2
+  symmetric <- problem$x.lower == -problem$x.upper
   share <- NULL
   if (!is.null(r$x_mean) && !is.null(r$x_sd)) {
-    share <- (r$x_mean^2 + r$x_sd^2) / b^2
+    share <- ((r$x_mean - mid)^2 + r$x_sd^2) / half^2
   } else if (!is.null(settings$smoothness_values) &&
              isTRUE(settings$smoothness %in% c("private", "private (quantile)",
                                                "exact", "exact (quantile)"))) {
@@ -284,16 +293,20 @@ diagnose_bounds <- function(path, settings, problem, ledger) {
       values == problem$curvature * b^2
     share <- values / (problem$curvature * b^2)
     share[fallback] <- NA
+    # a smoothness constant is a second moment about 0: it says where the
+    # values lie in an interval only when the interval is centred on 0
+    share[!symmetric] <- NA
   }
   clamped <- which(share >= 0.9)
   if (length(clamped)) {
     dpglmnet_warn(sprintf(paste(
       "`x.bounds` may be too small for %s %s: nearly all of %s values sit at",
-      "+-x.bounds (the released second moment of the clamped values is %.0f%%",
-      "or more of x.bounds^2), so they were probably clamped to it, unless the",
-      "column only takes the values +-bound. The fit models the clamped",
-      "columns, whose coefficients grow like 1 / x.bounds (largest |coefficient|",
-      "%.3g). Give bounds that cover the data."),
+      "the ends of x.bounds (the released second moment of the clamped values",
+      "about the interval's midpoint is %.0f%% or more of its half-width^2), so",
+      "they were probably clamped to it, unless the column only takes the values",
+      "at its ends. The fit models the clamped columns, whose coefficients grow",
+      "like 1 / the interval's width (largest |coefficient| %.3g). Give bounds",
+      "that cover the data."),
       if (length(clamped) == 1L) "column" else "columns",
       paste(utils::head(problem$variable_names[clamped], 5L), collapse = ", "),
       if (length(clamped) == 1L) "its" else "their",

@@ -265,6 +265,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// linear_predictor_cpp
+NumericMatrix linear_predictor_cpp(SEXP x, List settings);
+RcppExport SEXP _dpglmnet_linear_predictor_cpp(SEXP xSEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(linear_predictor_cpp(x, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
 // nonfinite_kind_cpp
 int nonfinite_kind_cpp(NumericVector values);
 RcppExport SEXP _dpglmnet_nonfinite_kind_cpp(SEXP valuesSEXP) {
@@ -480,6 +492,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_report_noisy_max_cpp", (DL_FUNC) &_dpglmnet_report_noisy_max_cpp, 2},
     {"_dpglmnet_column_ranges_cpp", (DL_FUNC) &_dpglmnet_column_ranges_cpp, 2},
     {"_dpglmnet_magnitude_quantiles_cpp", (DL_FUNC) &_dpglmnet_magnitude_quantiles_cpp, 3},
+    {"_dpglmnet_linear_predictor_cpp", (DL_FUNC) &_dpglmnet_linear_predictor_cpp, 2},
     {"_dpglmnet_nonfinite_kind_cpp", (DL_FUNC) &_dpglmnet_nonfinite_kind_cpp, 1},
     {"_dpglmnet_minibatches_cpp", (DL_FUNC) &_dpglmnet_minibatches_cpp, 4},
     {"_dpglmnet_simd_isa_cpp", (DL_FUNC) &_dpglmnet_simd_isa_cpp, 0},

@@ -63,23 +63,76 @@ inline const double* optional_column(SEXP v, int p) {
   return REAL(v);
 }
 
+// x as R passes it to the core: a double matrix, a dgCMatrix, or a row
+// subset of either (R/rows.R: list(x = <the matrix>, rows = <0-based rows,
+// increasing>) of class "dpglmnet_rows", which cv.dpglmnet() passes instead
+// of a copy x[rows, ]).
+inline bool is_row_subset(SEXP x) { return Rf_inherits(x, "dpglmnet_rows"); }
+
+// The stored matrix of x (of a row subset: the full matrix).
+inline SEXP stored_matrix(SEXP x) {
+  if (!is_row_subset(x)) return x;
+  Rcpp::List subset(x);
+  if (!subset.containsElementNamed("x"))
+    Rcpp::stop("internal error: a row subset needs its matrix `x`");
+  return subset["x"];
+}
+
+// The checked 0-based rows of a row subset of an n-row matrix: an integer
+// vector, increasing (so unique), in [0, n). Checked in R before (R/rows.R);
+// again here, in one pass over the rows, so that no index reaches the core
+// unchecked.
+inline Rcpp::IntegerVector subset_rows(SEXP x, int n) {
+  Rcpp::List subset(x);
+  if (!subset.containsElementNamed("rows"))
+    Rcpp::stop("internal error: a row subset needs its `rows`");
+  SEXP rows = subset["rows"];
+  if (TYPEOF(rows) != INTSXP || Rf_xlength(rows) > n)
+    Rcpp::stop("internal error: the rows of a subset must be an integer vector of length <= n");
+  const int* r = INTEGER(rows);
+  const R_xlen_t m = Rf_xlength(rows);
+  for (R_xlen_t k = 0; k < m; ++k)
+    if (r[k] < 0 || r[k] >= n || (k > 0 && r[k] <= r[k - 1]))
+      Rcpp::stop("internal error: the rows of a subset must be increasing and in [0, n)");
+  return Rcpp::IntegerVector(rows);
+}
+
 // Calls f(design) with a dense or sparse (dgCMatrix) view of x, no copy,
-// read through `transform`.
+// read through `transform` (and restricted to a row subset when x is one:
+// design.h, RowSubset).
 template <class F>
 SEXP with_transformed_design(SEXP x, dpglmnet::ColumnTransform transform, F&& f) {
-  if (Rf_isMatrix(x)) {
-    Rcpp::NumericMatrix m(x);
-    dpglmnet::DenseDesign design(m.begin(), m.nrow(), m.ncol(), transform);
+  const SEXP stored = stored_matrix(x);
+  dpglmnet::RowSubset subset;
+  Rcpp::IntegerVector rows;
+  if (Rf_isMatrix(stored)) {
+    Rcpp::NumericMatrix m(stored);
+    if (is_row_subset(x)) {
+      rows = subset_rows(x, m.nrow());
+      subset.rows = rows.begin();
+      subset.count = static_cast<int>(rows.size());
+    }
+    dpglmnet::DenseDesign design(m.begin(), m.nrow(), m.ncol(), transform, subset);
     return f(design);
   }
-  Rcpp::S4 sparse(x);
+  Rcpp::S4 sparse(stored);
   Rcpp::IntegerVector dim = sparse.slot("Dim");
   Rcpp::IntegerVector row_index = sparse.slot("i");
   Rcpp::IntegerVector column_start = sparse.slot("p");
   Rcpp::NumericVector values = sparse.slot("x");
   if (transform.center != nullptr) Rcpp::stop("internal error: sparse x cannot be centred");
+  // With a subset, the position of each row of x in it (-1: not in it).
+  std::vector<int> position;
+  if (is_row_subset(x)) {
+    rows = subset_rows(x, dim[0]);
+    position.assign(dim[0], -1);
+    for (R_xlen_t k = 0; k < rows.size(); ++k) position[rows[k]] = static_cast<int>(k);
+    subset.rows = rows.begin();
+    subset.count = static_cast<int>(rows.size());
+    subset.position = position.data();
+  }
   dpglmnet::SparseDesign design(row_index.begin(), column_start.begin(), values.begin(),
-                                dim[0], dim[1], transform);
+                                dim[0], dim[1], transform, subset);
   return f(design);
 }
 
@@ -87,8 +140,9 @@ SEXP with_transformed_design(SEXP x, dpglmnet::ColumnTransform transform, F&& f)
 // (each NULL or length p) that the core applies as it reads x.
 template <class F>
 SEXP with_design(SEXP x, const Rcpp::List& transform, F&& f) {
-  const int p = Rf_isMatrix(x) ? Rf_ncols(x)
-                               : Rcpp::IntegerVector(Rcpp::S4(x).slot("Dim"))[1];
+  const SEXP stored = stored_matrix(x);
+  const int p = Rf_isMatrix(stored) ? Rf_ncols(stored)
+                                    : Rcpp::IntegerVector(Rcpp::S4(stored).slot("Dim"))[1];
   dpglmnet::ColumnTransform t;
   t.lower = optional_column(setting(transform, "lower"), p);
   t.upper = optional_column(setting(transform, "upper"), p);

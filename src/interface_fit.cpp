@@ -11,6 +11,7 @@
 #include "dpglmnet/dpscd.h"
 #include "dpglmnet/dpsgd.h"
 #include "dpglmnet/histogram.h"
+#include "dpglmnet/linear_predictor.h"
 #include "dpglmnet/magnitude_quantiles.h"
 #include "dpglmnet/noisy_max.h"
 #include "dpglmnet/path.h"
@@ -330,4 +331,23 @@ NumericVector magnitude_quantiles_cpp(SEXP x, NumericVector y, List settings) {
         return wrap(dpglmnet::private_column_magnitude_quantiles(
             design, w, constant_column, upper.begin(), search, rng));
       });
+}
+
+// The linear predictor of a path (settings: beta, p x K; a0, K) at the
+// records of x read through the transform (x.bounds' clamp): cv.dpglmnet()'s
+// validation records, a row subset of x, read in place.
+// [[Rcpp::export(.linear_predictor_cpp)]]
+NumericMatrix linear_predictor_cpp(SEXP x, List settings) {
+  clear_avx_upper_state();
+  NumericMatrix beta = setting(settings, "beta");
+  NumericVector a0 = setting(settings, "a0");
+  return as<NumericMatrix>(with_design(x, setting(settings, "transform"),
+                                       [&](const auto& design) -> SEXP {
+    const int K = static_cast<int>(a0.size());
+    if (beta.nrow() != design.cols() || beta.ncol() != K)
+      Rcpp::stop("internal error: beta must be p x K and a0 of length K");
+    NumericMatrix out(design.rows(), K);
+    dpglmnet::linear_predictor(design, beta.begin(), a0.begin(), K, out.begin());
+    return out;
+  }));
 }

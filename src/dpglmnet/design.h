@@ -6,6 +6,14 @@
 // j (every entry when dense, the non-zeros when sparse), so a coordinate step
 // costs O(n) dense and O(nnz of column j) sparse. RowAccess<Design> gives the
 // records one by one, for solvers that sample rows (DP-SGD).
+//
+// Either design may be restricted to a public subset of its rows (RowSubset:
+// cv.dpglmnet()'s training or validation part), so that a fit on part of the
+// records reads the full x in place instead of a copy of the part. The design
+// then has rows() = the subset's size and numbers its records 0..rows()-1 in
+// the subset's (increasing) order, exactly as a copy x[rows, ] would: every
+// consumer of the design sees the same values in the same order as it would
+// on the copy, so its results are the same number for number.
 #ifndef DPGLMNET_DESIGN_H
 #define DPGLMNET_DESIGN_H
 
@@ -69,52 +77,108 @@ struct ColumnTransform {
   }
 };
 
+// A public subset of the rows of an n-row x: `rows` holds `count` distinct
+// 0-based row indices in increasing order (checked by the caller; null: every
+// row). The design's record k is row rows[k] of x.
+//   Dense x reads x[rows[k], j] for k < count: O(count) per column.
+//   Sparse x visits the stored entries of column j and keeps those whose row
+// is in the subset, numbered through `position` (length n: position[i] = k
+// when rows[k] = i, -1 when row i is not in the subset), built once per fit:
+// O(nnz of column j) per column, one integer load per entry, the same order
+// of work as the full sparse column (a merge of the column's rows with the
+// subset would cost O(count) per column, more than nnz for sparse x).
+struct RowSubset {
+  const int* rows = nullptr;
+  int count = 0;
+  const int* position = nullptr;  // sparse designs only
+  bool all() const { return rows == nullptr; }
+};
+
 class DenseDesign {
  public:
-  DenseDesign(const double* values, int n, int p, ColumnTransform transform = {})
-      : values_(values), n_(n), p_(p), transform_(transform) {}
-  int rows() const { return n_; }
+  DenseDesign(const double* values, int n, int p, ColumnTransform transform = {},
+              RowSubset subset = {})
+      : values_(values), n_(n), p_(p), transform_(transform), subset_(subset) {}
+  // The records the design reads: the subset's, or all n of x.
+  int rows() const { return subset_.all() ? n_ : subset_.count; }
   int cols() const { return p_; }
   const ColumnTransform& transform() const { return transform_; }
-  // The raw (untransformed) column: for kernels that transform in registers.
+  // The raw (untransformed) column of all n rows of x: for kernels that
+  // transform in registers. With a subset, record k is raw_column(j)[subset_rows()[k]].
   const double* raw_column(int j) const {
     return values_ + static_cast<std::size_t>(j) * n_;
   }
+  // The subset's rows of x (null: every row, record i is row i).
+  const int* subset_rows() const { return subset_.rows; }
 
   template <class F>
   void for_each_in_column(int j, F&& f) const {
     const double* values = raw_column(j);
     const ColumnTransform::Column map = transform_.column(j);
-    if (map.identity()) {
+    if (!subset_.all()) {
+      const int* rows = subset_.rows;
+      const int m = subset_.count;
+      if (map.identity()) {
+        for (int k = 0; k < m; ++k) f(k, values[rows[k]]);
+      } else {
+        for (int k = 0; k < m; ++k) f(k, map(values[rows[k]]));
+      }
+    } else if (map.identity()) {
       for (int i = 0; i < n_; ++i) f(i, values[i]);
     } else {
       for (int i = 0; i < n_; ++i) f(i, map(values[i]));
     }
   }
 
+  // out[k] = raw x[rows[start + k], j] (untransformed) for k < length: a
+  // piece of the subset's column gathered for the kernels that read
+  // contiguous columns.
+  void gather_raw(int j, int start, int length, double* out) const {
+    const double* values = raw_column(j);
+    const int* rows = subset_.rows + start;
+    for (int k = 0; k < length; ++k) out[k] = values[rows[k]];
+  }
+
  private:
   const double* values_;
   int n_, p_;
   ColumnTransform transform_;
+  RowSubset subset_;
 };
 
 class SparseDesign {
  public:
   // row_index / column_start / values are dgCMatrix's slots i, p and x. The
   // transform must not centre (the zeros would fill in).
+  // With a subset, subset.position is required (see RowSubset).
   SparseDesign(const int* row_index, const int* column_start,
-               const double* values, int n, int p, ColumnTransform transform = {})
+               const double* values, int n, int p, ColumnTransform transform = {},
+               RowSubset subset = {})
       : row_index_(row_index), column_start_(column_start), values_(values),
-        n_(n), p_(p), transform_(transform) {}
-  int rows() const { return n_; }
+        n_(n), p_(p), transform_(transform), subset_(subset) {}
+  int rows() const { return subset_.all() ? n_ : subset_.count; }
   int cols() const { return p_; }
   const ColumnTransform& transform() const { return transform_; }
+  // The stored entries of x (all rows): an upper bound for a subset's.
   std::size_t stored_entries() const { return static_cast<std::size_t>(column_start_[p_]); }
 
   template <class F>
   void for_each_in_column(int j, F&& f) const {
     const ColumnTransform::Column map = transform_.column(j);
-    if (map.identity()) {
+    if (!subset_.all()) {
+      const int* position = subset_.position;
+      if (map.identity()) {
+        for (int k = column_start_[j]; k < column_start_[j + 1]; ++k) {
+          const int i = position[row_index_[k]];
+          if (i >= 0) f(i, values_[k]);
+        }
+      } else {
+        for (int k = column_start_[j]; k < column_start_[j + 1]; ++k) {
+          const int i = position[row_index_[k]];
+          if (i >= 0) f(i, map(values_[k]));
+        }
+      }
+    } else if (map.identity()) {
       for (int k = column_start_[j]; k < column_start_[j + 1]; ++k)
         f(row_index_[k], values_[k]);
     } else {
@@ -129,6 +193,7 @@ class SparseDesign {
   const double* values_;
   int n_, p_;
   ColumnTransform transform_;
+  RowSubset subset_;
 };
 
 // Products of a record with the coefficients, in packs of the baseline
@@ -265,6 +330,7 @@ inline void prefetch_address(const void* address) {
 inline void copy_transposed(const DenseDesign& x, double* out) {
   constexpr int kTileRows = 64, kTileColumns = 64;  // see inst/bench/memory.R
   const int n = x.rows(), p = x.cols();
+  const int* rows = x.subset_rows();  // record i is row rows[i] of x (null: row i)
   const std::size_t stride = static_cast<std::size_t>(p);
   for (int j0 = 0; j0 < p; j0 += kTileColumns) {
     const int j1 = std::min(j0 + kTileColumns, p);
@@ -274,7 +340,11 @@ inline void copy_transposed(const DenseDesign& x, double* out) {
         const ColumnTransform::Column map = x.transform().column(j);
         const double* source = x.raw_column(j);
         double* target = out + j;
-        for (int i = i0; i < i1; ++i) target[i * stride] = map(source[i]);
+        if (rows) {
+          for (int i = i0; i < i1; ++i) target[i * stride] = map(source[rows[i]]);
+        } else {
+          for (int i = i0; i < i1; ++i) target[i * stride] = map(source[i]);
+        }
       }
     }
   }
@@ -385,16 +455,17 @@ class RowAccess<DenseDesign> {
   double* values_;
 };
 
-// Sparse: the columns copied once to compressed rows.
+// Sparse: the columns copied once to compressed rows (the records of the
+// design: a row subset's only).
 template <>
 class RowAccess<SparseDesign> {
  public:
-  explicit RowAccess(const SparseDesign& x)
-      : row_start_(x.rows() + 1, 0), column_(x.stored_entries()),
-        values_(x.stored_entries()) {
+  explicit RowAccess(const SparseDesign& x) : row_start_(x.rows() + 1, 0) {
     for (int j = 0; j < x.cols(); ++j)
       x.for_each_in_column(j, [&](int i, double) { ++row_start_[i + 1]; });
     for (int i = 0; i < x.rows(); ++i) row_start_[i + 1] += row_start_[i];
+    column_.resize(row_start_[x.rows()]);
+    values_.resize(row_start_[x.rows()]);
     std::vector<int> next(row_start_.begin(), row_start_.end() - 1);
     for (int j = 0; j < x.cols(); ++j)
       x.for_each_in_column(j, [&](int i, double v) {

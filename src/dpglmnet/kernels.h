@@ -359,6 +359,8 @@ class ColumnSweeper<DenseDesign, Loss> {
       : x_(x), y_(y), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
         maps_(column_maps(x)), threads_(std::max(1, threads)),
         chunk_sums_((x.rows() + kChunk - 1) / kChunk),
+        slots_{std::vector<double>(x.subset_rows() ? x.rows() : 0),
+               std::vector<double>(x.subset_rows() ? x.rows() : 0)},
         sweeps_{{kernels::dense_sweep<Loss, false, Read::raw>(isa),
                  kernels::dense_sweep<Loss, false, Read::clamped>(isa),
                  kernels::dense_sweep<Loss, false, Read::transformed>(isa)},
@@ -372,11 +374,10 @@ class ColumnSweeper<DenseDesign, Loss> {
     if (update >= 0 && change != 0.0) {
       const Map& um = maps_[update];
       const int how = std::max(static_cast<int>(um.read), static_cast<int>(gm.read));
-      return chunked(sweeps_[1][how], eta, column(update), change, column(gradient), clip,
-                     um.map, gm.map);
+      return chunked(sweeps_[1][how], eta, update, change, gradient, clip, um.map, gm.map);
     }
-    return chunked(sweeps_[0][static_cast<int>(gm.read)], eta, nullptr, 0.0,
-                   column(gradient), clip, gm.map, gm.map);
+    return chunked(sweeps_[0][static_cast<int>(gm.read)], eta, -1, 0.0, gradient, clip,
+                   gm.map, gm.map);
   }
 
   // Records per chunk: a sweep over more records adds its chunks' sums in
@@ -390,9 +391,17 @@ class ColumnSweeper<DenseDesign, Loss> {
 
   void apply(double* eta, int update, double change) const {
     if (update < 0 || change == 0.0) return;
-    const double* u = column(update);
+    const double* u = update < p_ ? x_.raw_column(update) : ones_.data();
     const Map& um = maps_[update];
-    if (um.read == Read::raw) {
+    // record i is row rows[i] of x (a row subset), or row i
+    const int* rows = update < p_ ? x_.subset_rows() : nullptr;
+    if (rows) {
+      if (um.read == Read::raw) {
+        for (int i = 0; i < n_; ++i) eta[i] += change * u[rows[i]];
+      } else {
+        for (int i = 0; i < n_; ++i) eta[i] += change * um.map(u[rows[i]]);
+      }
+    } else if (um.read == Read::raw) {
       for (int i = 0; i < n_; ++i) eta[i] += change * u[i];
     } else {
       for (int i = 0; i < n_; ++i) eta[i] += change * um.map(u[i]);
@@ -418,30 +427,80 @@ class ColumnSweeper<DenseDesign, Loss> {
     return maps;
   }
 
-  const double* column(int j) const { return j < p_ ? x_.raw_column(j) : ones_.data(); }
+  // A row subset's columns are gathered (design.h, gather_raw) into two
+  // slots of n_ records, which keep them: a DP-CD step's update column is
+  // the previous step's gradient column, so a step gathers one column, not
+  // two. The gather runs chunk by chunk inside the sweep (a chunk's part is
+  // still in cache when the sweep reads it), and the sweep reads the same
+  // values in the same order as on a copy of the subset.
+  struct Slots {
+    int update = -1, gradient = -1;  // the slot each column is read from (-1: none)
+    bool gather_update = false, gather_gradient = false;
+  };
+  Slots choose_slots(int update, int gradient) const {
+    Slots s;
+    auto find = [&](int j) { return slot_column_[0] == j ? 0 : slot_column_[1] == j ? 1 : -1; };
+    const bool gathered_update = update >= 0 && update < p_;
+    const bool gathered_gradient = gradient < p_;
+    if (gathered_update) s.update = find(update);
+    if (gathered_gradient) s.gradient = find(gradient);
+    if (gathered_update && s.update < 0) {
+      s.gather_update = true;
+      s.update = s.gradient == 0 ? 1 : 0;
+    }
+    if (gathered_gradient && s.gradient < 0) {
+      if (gradient == update) {
+        s.gradient = s.update;
+      } else {
+        s.gather_gradient = true;
+        s.gradient = s.update == 0 ? 1 : 0;
+      }
+    }
+    return s;
+  }
 
-  double chunked(kernels::DenseSweep sweep, double* eta, const double* u, double change,
-                 const double* g, double clip, const ColumnTransform::Column& um,
+  // Records [start, start + length) of column j (p_: the intercept's ones)
+  // as a contiguous array: the stored column itself, or a slot (gathered
+  // first when `gather`).
+  const double* records(int j, int start, int length, int slot, bool gather) const {
+    if (j >= p_) return ones_.data() + start;
+    if (!x_.subset_rows()) return x_.raw_column(j) + start;
+    double* records = slots_[slot].data() + start;
+    if (gather) x_.gather_raw(j, start, length, records);
+    return records;
+  }
+
+  // The sweep over all records, by chunks of kChunk records (update < 0: no
+  // update).
+  double chunked(kernels::DenseSweep sweep, double* eta, int update, double change,
+                 int gradient, double clip, const ColumnTransform::Column& um,
                  const ColumnTransform::Column& gm) const {
     const int chunks = static_cast<int>(chunk_sums_.size());
-    if (chunks <= 1) return sweep(n_, eta, y_, u, change, g, clip, um, gm);
-    double* sums = chunk_sums_.data();
+    const Slots slots = x_.subset_rows() ? choose_slots(update, gradient) : Slots();
     auto run_chunk = [&](int c) {
-      const std::ptrdiff_t start = static_cast<std::ptrdiff_t>(c) * kChunk;
-      const int length = static_cast<int>(std::min<std::ptrdiff_t>(kChunk, n_ - start));
-      sums[c] = sweep(length, eta + start, y_ + start, u ? u + start : nullptr, change,
-                      g + start, clip, um, gm);
+      const int start = c * kChunk;
+      const int length = std::min(kChunk, n_ - start);
+      const double* u = update >= 0 ? records(update, start, length, slots.update,
+                                              slots.gather_update)
+                                    : nullptr;
+      const double* g =
+          records(gradient, start, length, slots.gradient, slots.gather_gradient);
+      return sweep(length, eta + start, y_ + start, u, change, g, clip, um, gm);
     };
+    if (slots.update >= 0) slot_column_[slots.update] = update;
+    if (slots.gradient >= 0) slot_column_[slots.gradient] = gradient;
+    if (chunks <= 1) return run_chunk(0);
+    double* sums = chunk_sums_.data();
 #ifdef _OPENMP
     // (one thread never enters a parallel region: that costs a microsecond)
     if (threads_ > 1 && n_ >= kThreadedFrom) {
 #pragma omp parallel for schedule(static) num_threads(threads_)
-      for (int c = 0; c < chunks; ++c) run_chunk(c);
+      for (int c = 0; c < chunks; ++c) sums[c] = run_chunk(c);
     } else {
-      for (int c = 0; c < chunks; ++c) run_chunk(c);
+      for (int c = 0; c < chunks; ++c) sums[c] = run_chunk(c);
     }
 #else
-    for (int c = 0; c < chunks; ++c) run_chunk(c);
+    for (int c = 0; c < chunks; ++c) sums[c] = run_chunk(c);
 #endif
     double sum = 0.0;
     for (int c = 0; c < chunks; ++c) sum += sums[c];
@@ -455,6 +514,10 @@ class ColumnSweeper<DenseDesign, Loss> {
   const std::vector<Map> maps_;
   const int threads_;
   mutable std::vector<double> chunk_sums_;
+  // With a row subset: two gathered columns (choose_slots) and which
+  // column each holds (-1: none).
+  mutable std::vector<double> slots_[2];
+  mutable int slot_column_[2] = {-1, -1};
   // [update?][Read]: the sweep variants.
   const kernels::DenseSweep sweeps_[2][3];
 };

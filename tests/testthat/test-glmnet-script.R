@@ -179,7 +179,7 @@ test_that("data frame and formula fits equal the fit of model.matrix's expansion
   expect_identical(by_frame$call$x, quote(x))  # df[predictors] is not kept
 })
 
-test_that("bounds: dummies get 1, numeric columns by name, interactions the product", {
+test_that("bounds: dummies get [0, 1], numeric columns by name, interactions the product", {
   df <- script_data(n = 300)
   set.seed(1)
   fit <- quietly(dpglmnet(cost ~ age + sex + region + log(income + 1) + age:sex, data = df,
@@ -199,9 +199,18 @@ test_that("bounds: dummies get 1, numeric columns by name, interactions the prod
   dummies <- quietly(dpglmnet(df[c("sex", "region")], df$cost, epsilon = 1,
                               y.bound = 1e4, nlambda = 3))
   expect_equal(dummies$settings$x.bounds, rep(1, 4))
-  # interval bounds are not for frames yet: named numbers only
+  expect_equal(dummies$settings$x.lower, rep(0, 4))
+  expect_equal(dummies$settings$x.upper, rep(1, 4))
+  # intervals by name (tests/testthat/test-interval-bounds.R has more)
+  set.seed(1)
+  listed <- quietly(dpglmnet(df[predictors], df$cost, epsilon = 1,
+                             x.bounds = list(age = c(18, 90), income = 1e5),
+                             y.bound = 1e4, nlambda = 3))
+  expect_equal(listed$settings$x.lower, c(18, -1e5, 0, 0, 0, 0, 0))
+  expect_equal(listed$settings$x.upper, c(90, 1e5, 1, 1, 1, 1, 1))
   expect_dpglmnet_error(dpglmnet(df[predictors], df$cost, epsilon = 1,
-                                 x.bounds = list(age = 90, income = 1e5)), "`x.bounds`")
+                                 x.bounds = list(age = c(90, 18), income = 1e5)),
+                        "`x.bounds`")
 })
 
 test_that("cv.dpglmnet on a data frame or formula (the entry for its hook)", {

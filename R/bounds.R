@@ -1,0 +1,199 @@
+# Public bounds on the columns of x (`x.bounds`). Users give them
+# symmetric, |x_ij| <= b_j (one value, or one per column), or as intervals
+# lower_j <= x_ij <= upper_j (a p x 2 matrix, or a list named by column
+# whose entries are b or c(lower, upper)). Internally there is one
+# representation, list(lower, upper, envelope): b becomes [-b, b], and
+# envelope_j = max(|lower_j|, |upper_j|).
+#
+# How each is used (the privacy argument):
+# - x is read clamped to [lower_j, upper_j] wherever it is read (the column
+#   transform of the solvers, the standardization's histograms and moments,
+#   predict()'s clamp of new records, cv's validation link). Clamping is a
+#   per-record map and costs nothing.
+# - A clamped value lies in [lower_j, upper_j], so |value| <= envelope_j: every
+#   sensitivity, clip default and smoothness bound written for a magnitude
+#   bound b_j stays valid with b_j = envelope_j (problem$x.bounds and
+#   problem$value_bounds hold the envelope).
+# - Where a sensitivity depends on the spread of the values rather than on
+#   their magnitude (a mean's replace-one sensitivity is the width of the
+#   clamp over n), the standardization uses the width upper_j - lower_j of
+#   the interval it reads through (R/standardize.R), which is at most
+#   2 envelope_j.
+# A symmetric b gives lower = -b, upper = b, envelope = b exactly, so fits
+# with symmetric bounds are the same, bit for bit, as before intervals.
+
+# The largest |bound| and the smallest width accepted: squares and the
+# searches' ranges stay finite and normal.
+max_x_bound <- 1e100
+min_x_width <- 1e-100
+
+# Checks `x.bounds` against a checked x (p columns named `column_names`,
+# NULL when unnamed; `sparse`: stored sparse). Returns NULL (no bounds) or
+# list(lower, upper, envelope), each of length p.
+check_x_bounds <- function(x.bounds, p, column_names = NULL, sparse = FALSE) {
+  if (is.null(x.bounds)) return(NULL)
+  arg <- "x.bounds"
+  if (is.data.frame(x.bounds)) x.bounds <- as.matrix(x.bounds)
+  if (is.list(x.bounds) && !is.object(x.bounds)) {
+    bounds <- named_bounds(x.bounds, p, column_names)
+  } else if (is.matrix(x.bounds)) {
+    bounds <- matrix_bounds(x.bounds, p, column_names)
+  } else {
+    if (!is.numeric(x.bounds) || is.object(x.bounds)) {
+      dpglmnet_abort(arg, sprintf(paste(
+        "must be a positive number, one per column of x, a p x 2 matrix of",
+        "intervals (lower, upper) or a named list of them, not %s."),
+        class(x.bounds)[1L]))
+    }
+    if (!length(x.bounds) %in% c(1L, p)) {
+      dpglmnet_abort(arg, sprintf(paste(
+        "must have length 1 or %d (one symmetric bound |x_ij| <= b_j per",
+        "column), not %d; give intervals as a %d x 2 matrix cbind(lower, upper)."),
+        p, length(x.bounds), p))
+    }
+    b <- as.double(recycle_columns(check_numeric(
+      unname(x.bounds), arg, lower = 1e-100, upper = max_x_bound, length = c(1L, p)), p))
+    bounds <- list(lower = -b, upper = b)
+  }
+  if (sparse && any(bounds$lower > 0 | bounds$upper < 0)) {
+    bad <- which(bounds$lower > 0 | bounds$upper < 0)
+    dpglmnet_abort(arg, sprintf(paste(
+      "must hold 0 in every column's interval for a sparse x (its implicit",
+      "zeros are read as 0, unclamped); column%s %s %s not."),
+      if (length(bad) > 1L) "s" else "", bound_column_label(bad, column_names),
+      if (length(bad) > 1L) "do" else "does"))
+  }
+  bounds$envelope <- pmax(abs(bounds$lower), abs(bounds$upper))
+  bounds
+}
+
+# "`name`" or "3" for the columns `j`.
+bound_column_label <- function(j, column_names) {
+  shown <- if (is.null(column_names)) as.character(j) else paste0("`", column_names[j], "`")
+  paste0(paste(utils::head(shown, 5L), collapse = ", "),
+         if (length(shown) > 5L) sprintf(" and %d more", length(shown) - 5L) else "")
+}
+
+# Checks p intervals: finite, within [-1e100, 1e100], lower < upper (by at
+# least 1e-100).
+check_intervals <- function(lower, upper, column_names = NULL) {
+  arg <- "x.bounds"
+  if (anyNA(lower) || anyNA(upper)) dpglmnet_abort(arg, "must not contain NA or NaN.")
+  if (any(!is.finite(lower)) || any(!is.finite(upper))) {
+    dpglmnet_abort(arg, "must be finite.")
+  }
+  if (any(abs(lower) > max_x_bound) || any(abs(upper) > max_x_bound)) {
+    dpglmnet_abort(arg, sprintf("must lie in [-%s, %s].", format(max_x_bound),
+                                format(max_x_bound)))
+  }
+  bad <- which(!(upper - lower >= min_x_width))
+  if (length(bad)) {
+    dpglmnet_abort(arg, sprintf(paste(
+      "must have lower < upper in every interval (lower, upper); column%s %s",
+      "%s not."), if (length(bad) > 1L) "s" else "", bound_column_label(bad, column_names),
+      if (length(bad) > 1L) "do" else "does"))
+  }
+  list(lower = as.double(lower), upper = as.double(upper))
+}
+
+# A p x 2 matrix (columns lower, upper), or 1 x 2 for all columns; rows named
+# by the columns of x (any order) when it has row names.
+matrix_bounds <- function(m, p, column_names) {
+  arg <- "x.bounds"
+  if (!(is.numeric(m) || is.logical(m)) || ncol(m) != 2L || !nrow(m) %in% c(1L, p) ||
+      (is.logical(m) && !all(is.na(m)))) {
+    dpglmnet_abort(arg, sprintf(paste(
+      "as a matrix must be numeric with 2 columns (lower, upper) and %d row%s (one",
+      "per column of x)%s, not a %d x %d %s matrix."), p, if (p > 1L) "s" else "",
+      if (p > 1L) " or 1 row for all" else "", nrow(m), ncol(m), typeof(m)))
+  }
+  rows <- rownames(m)
+  if (!is.null(rows) && nrow(m) == p && !(p == 1L && is.null(column_names))) {
+    if (is.null(column_names)) {
+      dpglmnet_abort(arg, paste(
+        "has row names but x has no column names: name the columns of x, or",
+        "drop the row names (rows then follow the columns of x)."))
+    }
+    check_bound_names(rows, column_names, complete = TRUE)
+    m <- m[match(column_names, rows), , drop = FALSE]
+  }
+  lower <- recycle_columns(as.double(m[, 1L]), p)
+  upper <- recycle_columns(as.double(m[, 2L]), p)
+  check_intervals(lower, upper, column_names)
+}
+
+# A list named by the columns of x, every column once: each entry b
+# ([-b, b]) or c(lower, upper).
+named_bounds <- function(bounds, p, column_names) {
+  arg <- "x.bounds"
+  if (is.null(column_names)) {
+    dpglmnet_abort(arg, paste(
+      "as a list must be named by the columns of x, but x has no column names;",
+      "give a p x 2 matrix cbind(lower, upper) instead."))
+  }
+  check_bound_names(names(bounds), column_names, complete = TRUE)
+  intervals <- interval_entries(bounds)
+  lower <- intervals[1L, match(column_names, names(bounds))]
+  upper <- intervals[2L, match(column_names, names(bounds))]
+  check_intervals(unname(lower), unname(upper), column_names)
+}
+
+# Each entry of a named list of bounds as c(lower, upper): a 2 x k matrix.
+interval_entries <- function(bounds) {
+  arg <- "x.bounds"
+  vapply(names(bounds), function(name) {
+    v <- bounds[[name]]
+    if (!is.numeric(v) || is.object(v) || !length(v) %in% c(1L, 2L)) {
+      dpglmnet_abort(arg, sprintf(paste(
+        "entry `%s` must be one number b (the interval [-b, b]) or c(lower, upper),",
+        "not %s of length %d."), name, class(v)[1L], length(v)))
+    }
+    if (anyNA(v)) dpglmnet_abort(arg, sprintf("entry `%s` must not contain NA or NaN.", name))
+    if (length(v) == 1L) {
+      if (!(v > 0) || !is.finite(v) || v < 1e-100 || v > max_x_bound) {
+        dpglmnet_abort(arg, sprintf(paste(
+          "entry `%s` is a single bound b (the interval [-b, b]) and must lie in",
+          "[1e-100, 1e100], not %s."), name, format(v)))
+      }
+      return(c(-v, v))
+    }
+    as.double(v)
+  }, numeric(2))
+}
+
+# The names of a list or of the rows of a matrix of bounds: unique, non-empty,
+# each a column of x; `complete`: every column named.
+check_bound_names <- function(names, column_names, complete = TRUE,
+                              what = "column of x") {
+  arg <- "x.bounds"
+  if (is.null(names) || anyNA(names) || any(!nzchar(names)) || anyDuplicated(names)) {
+    dpglmnet_abort(arg, "must have unique, non-empty names.")
+  }
+  unknown <- setdiff(names, column_names)
+  if (length(unknown)) {
+    dpglmnet_abort(arg, sprintf("names %s, which %s no %s.",
+                                paste0("`", utils::head(unknown, 5L), "`", collapse = ", "),
+                                if (length(unknown) > 1L) "are" else "is", what))
+  }
+  absent <- setdiff(column_names, names)
+  if (complete && length(absent)) {
+    dpglmnet_abort(arg, sprintf("has no bound for %s %s.",
+                                if (length(absent) > 1L) "columns" else "column",
+                                paste0("`", utils::head(absent, 5L), "`", collapse = ", ")))
+  }
+  invisible()
+}
+
+# The clamp [lower, upper] of the columns of x a fit read (its public
+# x.bounds): list(lower, upper), or NULL without bounds. Fits made before
+# intervals hold only the symmetric `x.bounds`.
+fit_x_interval <- function(settings, p) {
+  if (!is.null(settings$x.lower)) {
+    return(list(lower = rep_len(as.double(settings$x.lower), p),
+                upper = rep_len(as.double(settings$x.upper), p)))
+  }
+  bound <- settings$x.bounds
+  if (is.null(bound)) return(NULL)
+  bound <- rep_len(as.double(bound), p)
+  list(lower = -bound, upper = bound)
+}

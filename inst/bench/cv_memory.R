@@ -1,0 +1,122 @@
+# Peak memory of cv.dpglmnet() against the size of x (issue 19: the split
+# reads row subsets of x in place instead of copying x[train, ] and
+# x[valid, ]). The method of inst/bench/memory.R: each configuration runs in
+# a fresh child Rscript under /usr/bin/time -v, x is built, the kernel's peak
+# RSS is reset (/proc/self/clear_refs), and the peak the fit adds above the
+# resident size just before it is read from /proc/self/status (VmHWM).
+#
+#   Rscript inst/bench/cv_memory.R                       # n = 1e5, 1e6 (p = 100), dense
+#   Rscript inst/bench/cv_memory.R --sizes=1e6x100 --storage=dense,sparse --refit
+#
+# The package is the one R finds first: run it with R_LIBS pointing at a
+# library with another build to compare (the header says which was loaded).
+#
+# Columns: x_MB, the size of x (dense: 8 np bytes; sparse: 12 bytes per
+# stored entry); process_MB, the child's maximum resident set size (R, x and
+# the fit); cv_extra_MB, what cv.dpglmnet() added above the resident size
+# before it (the target: at most 1.2 x_MB at n = 1e6, p = 100; before issue
+# 19 it was about 2 x_MB); R_heap_extra_MB, the same seen by R's own
+# allocator (gc()'s "max used" after gc(reset = TRUE), minus what R held
+# before: R objects only, not the core's C++ buffers); ratio, cv_extra_MB /
+# x_MB; seconds, the elapsed time of the call.
+#
+# Every call: epsilon = 1, x.bounds = 3, y.bound = 10 and otherwise the
+# defaults (DP-CD, private standardization, the automatic schedule), with
+# --refit also refit = TRUE.
+args <- commandArgs(trailingOnly = TRUE)
+
+proc_kb <- function(field) {
+  line <- tryCatch(grep(paste0("^", field, ":"), readLines("/proc/self/status"),
+                        value = TRUE), error = function(e) character(0))
+  if (length(line) == 0L) return(NA_real_)
+  as.numeric(gsub("[^0-9]", "", line))
+}
+
+# The data of inst/bench/memory.R: x with values 2 N(0, 1) (a recycled
+# block, one allocation of x), a linear response.
+make_data <- function(storage, n, p) {
+  values <- 2 * stats::rnorm(1e6 + 7)
+  if (storage == "dense") {
+    x <- rep_len(values, n * p)
+    dim(x) <- c(n, p)
+  } else {
+    per_column <- n %/% 10L
+    rows <- rep.int(seq.int(0L, by = 10L, length.out = per_column), p) +
+      rep(seq_len(p) %% 10L, each = per_column)
+    dgc <- methods::getClass("dgCMatrix", where = asNamespace("Matrix"))
+    x <- methods::new(dgc, i = rows, x = rep_len(values, length(rows)),
+                      p = seq.int(0L, by = per_column, length.out = p + 1L),
+                      Dim = c(as.integer(n), as.integer(p)))
+  }
+  y <- 0.5 * x[, 1] - 0.25 * x[, 2] + stats::rnorm(n)
+  list(x = x, y = y)
+}
+
+child <- function(storage, refit, n, p) {
+  suppressPackageStartupMessages(library(dpglmnet))
+  set.seed(1)
+  d <- make_data(storage, n, p)
+  # What loads once per session (Matrix, the package's code) is not the
+  # call's: a small cv first.
+  small <- make_data(storage, 2000, p)
+  invisible(suppressWarnings(suppressMessages(cv.dpglmnet(
+    small$x, small$y, epsilon = 1, x.bounds = 3, y.bound = 10))))
+  invisible(gc())
+  reset <- tryCatch({ cat("5", file = "/proc/self/clear_refs"); TRUE },
+                    error = function(e) FALSE, warning = function(e) FALSE)
+  before <- proc_kb("VmRSS")
+  heap_before <- sum(gc(reset = TRUE)[, 2L])  # Mb in use now
+  seconds <- system.time(fit <- suppressWarnings(suppressMessages(cv.dpglmnet(
+    d$x, d$y, epsilon = 1, x.bounds = 3, y.bound = 10, refit = refit)))
+  )[["elapsed"]]
+  heap_peak <- sum(gc()[, 6L])  # "max used" (Mb) since the reset
+  peak <- if (reset) proc_kb("VmHWM") else NA_real_
+  x_mb <- if (storage == "dense") 8 * n * p / 2^20 else 12 * length(d$x@x) / 2^20
+  cat(sprintf("RESULT %.6g %.6g %.6g %.6g %d\n", x_mb, (peak - before) / 1024,
+              heap_peak - heap_before, seconds, length(fit$lambda)))
+}
+
+if (length(args) >= 1L && args[1] == "--child") {
+  child(args[2], args[3] == "TRUE", as.numeric(args[4]), as.numeric(args[5]))
+  quit(save = "no")
+}
+
+option <- function(name, default) {
+  hit <- grep(paste0("^--", name, "="), args, value = TRUE)
+  if (length(hit)) sub(paste0("^--", name, "="), "", hit[1]) else default
+}
+sizes <- lapply(strsplit(strsplit(option("sizes", "1e5x100,1e6x100"), ",")[[1]], "x"),
+                as.numeric)
+storages <- strsplit(option("storage", "dense"), ",")[[1]]
+refits <- if ("--refit" %in% args) c(FALSE, TRUE) else FALSE
+script <- normalizePath(sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
+                                                 value = TRUE)[1]))
+rscript <- file.path(R.home("bin"), "Rscript")
+
+run_child <- function(storage, refit, n, p) {
+  out <- suppressWarnings(system2("/usr/bin/time", c(
+    "-v", rscript, shQuote(script), "--child", storage, refit,
+    format(n, scientific = FALSE), format(p, scientific = FALSE)),
+    stdout = TRUE, stderr = TRUE))
+  result <- grep("^RESULT ", out, value = TRUE)
+  max_rss <- grep("Maximum resident set size", out, value = TRUE)
+  if (length(result) != 1L || length(max_rss) != 1L) {
+    stop("child failed:\n", paste(out, collapse = "\n"))
+  }
+  r <- as.numeric(strsplit(result, " ")[[1]][-1])
+  data.frame(n = n, p = p, storage = storage, refit = refit, lambdas = r[5],
+             x_MB = round(r[1], 1),
+             process_MB = round(as.numeric(gsub("[^0-9]", "", max_rss)) / 1024, 1),
+             cv_extra_MB = round(r[2], 1), R_heap_extra_MB = round(r[3], 1),
+             ratio = round(r[2] / r[1], 2), seconds = signif(r[4], 3))
+}
+
+options(width = 150)
+cat("dpglmnet from", find.package("dpglmnet"), "\n")
+cat("R", paste(R.version$major, R.version$minor, sep = "."), "|",
+    parallel::detectCores(), "cores\n\n")
+rows <- list()
+for (size in sizes) for (storage in storages) for (refit in refits) {
+  rows[[length(rows) + 1L]] <- run_child(storage, refit, size[1], size[2])
+}
+print(do.call(rbind, rows), row.names = FALSE)
