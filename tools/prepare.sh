@@ -2,7 +2,7 @@
 # DPGLMNET_DATA at the DP-CD paper's datasets when the project's shared folder
 # is beside us (tests and vignettes fall back to generated data otherwise),
 # install what is missing, then build the package with its vignettes
-# (R CMD build, under a minute) and install the tarball, so that
+# (R CMD build, about a minute) and install the tarball, so that
 # vignette(package = "dpglmnet") lists them. `R CMD INSTALL .` alone would
 # install no vignettes. Without pandoc the vignettes cannot be built: the
 # package is then installed without them, with a message.
