@@ -4,6 +4,8 @@
 #' (`family = "gaussian"`) or logistic regression (`family = "binomial"`),
 #' with the objective, arguments and returned object of [glmnet::glmnet()],
 #' under (epsilon, delta)-differential privacy for the whole returned object.
+#' This page covers what every solver shares; each solver's algorithm,
+#' accounting and hyperparameters are on its own page (Section Solvers).
 #'
 #' @section Objective:
 #' As glmnet: gaussian \eqn{(1/2n)\sum_i (y_i - b_0 - x_i'b)^2 + \lambda P(b)},
@@ -17,17 +19,48 @@
 #' replacing one record (`n` is public). Everything returned, printed or
 #' plotted is (epsilon, delta)-DP, or is computed from public inputs: `n`,
 #' `p`, `x.bounds`, `y.bound`, a user `lambda` and the hyperparameters.
-#' The solver `"dpcd"` is proximal DP coordinate descent (Mangold et al.
-#' 2022, Algorithm 1): each step releases one coordinate gradient whose
-#' per-record terms are clipped to \eqn{C_j = \sqrt{M_j / tr M}}`clip`, plus
-#' Gaussian noise of standard deviation \eqn{z \cdot 2 C_j / n} (the
-#' replace-one sensitivity is \eqn{2 C_j / n}). All releases share one noise
-#' multiplier `z`, calibrated so that the whole path (every lambda, every
-#' pass, the private `lambda_max` when no `lambda` is given) is exactly
-#' `sqrt(R)/z`-GDP and so (epsilon, delta)-DP, spending at most `epsilon`.
-#' Private smoothness constants spend `smoothness.budget * epsilon` through
-#' the Laplace mechanism, composed with the rest by basic composition. The
-#' ledger in `fit$privacy` lists every mechanism and the total spent.
+#' Give public bounds on the data, `x.bounds` and, for a gaussian `y`,
+#' `y.bound`: records are clamped to them (a per-record map, free for
+#' privacy), and they bound how much one record can move what is released.
+#' The defaults choose the rest (standardization, the lambda path, the
+#' numbers of lambdas and passes) privately or from public inputs. The
+#' noise is calibrated so that the whole fit spends at most `epsilon`; the
+#' ledger in `fit$privacy` lists every mechanism and the total spent (see
+#' [print.dpglmnet_privacy()]). How each solver adds its noise and is
+#' accounted is on its page.
+#'
+#' @section Private standardization:
+#' With `standardize = TRUE`, each column (and a gaussian `y`) is first
+#' clamped to a range chosen from two noisy histograms of its values, read
+#' in one pass: 41 bins log-spaced about 0 within `x.bounds` (they find a
+#' column's order of magnitude however crude its bound) and 32 equal bins
+#' (they refine the ends); replace-one L2 sensitivity 2 for the pair. The
+#' public bounds are narrowed only through tails whose released counts are
+#' indistinguishable from empty, so tight bounds, such as 1 for a 0/1
+#' dummy, are kept and crude ones cost little; then the mean and second
+#' moment of the clamped column are released. A gaussian `y` gets a quarter
+#' of `standardize.budget` (its mean is the intercept and its scale
+#' multiplies every coefficient); the columns of `x` share the rest. A
+#' column whose released spread cannot be told from the noise is treated as
+#' constant (coefficient exactly 0, with a warning), so no coefficient is
+#' noise divided by a noisy scale. When the histograms' count noise would
+#' exceed `n / 20` the public bounds are used instead (no histogram is
+#' released). Dense and sparse `x` go through the same mechanism; sparse `x`
+#' is scaled but not centred and its clamp keeps 0 (with an intercept the
+#' solution is the same).
+#'
+#' @section Solvers:
+#' * `"dpcd"` (default): proximal DP coordinate descent (Mangold et al.
+#'   2022), accounted exactly with Gaussian DP; also `average`,
+#'   `selection` and `options(dpglmnet.threads)`. See [dpcd].
+#' * `"dpsgd"`: proximal DP-SGD, minibatches drawn without replacement,
+#'   accounted with Renyi DP. See [dpsgd].
+#' * `"dpscd"`: private stochastic dual coordinate descent (Damaskinos et
+#'   al. 2021) for `alpha = 0` (ridge, L2 logistic). See [dpscd].
+#' * `"dpfw"`, `"dpfw-vr"` and `"nmd"`: private Frank-Wolfe, its
+#'   variance-reduced pure-DP version and noisy mirror descent over an l1
+#'   ball, whose error grows like \eqn{\log p}; the path runs over l1 radii
+#'   (`l1.radius`) instead of lambdas. See [dpfw].
 #'
 #' @section Data frames and formulas:
 #' `x` may be a data frame (numeric, logical, factor and character columns),
@@ -60,155 +93,6 @@
 #' `predict(fit, newx)` expands a data frame `newx` the same way (a level
 #' the fit does not know is an error). The fit's `call` keeps the formula
 #' and names the data frame; it holds no records.
-#'
-#' @section DP-SGD:
-#' `solver = "dpsgd"` is proximal DP-SGD: each step draws `batch.size`
-#' records uniformly without replacement (independently of earlier steps),
-#' clips each record's gradient to L2 norm `clip`, adds Gaussian noise of
-#' standard deviation \eqn{z \cdot 2} `clip` to the sum (its replace-one
-#' sensitivity), divides by `batch.size`, and takes a proximal step of size
-#' `step / beta`. Its privacy is accounted with Renyi DP for sampling without
-#' replacement under replace-one (see [rdp_subsampled_gaussian()]) and
-#' converted to (epsilon, delta); `z` is calibrated so that the whole path
-#' spends at most `epsilon`. When no `lambda` is given, `lambda_max` comes
-#' from one full-batch clipped gradient with the same noise multiplier.
-#'
-#' With `epsilon = Inf` the same solver runs with no noise and no clipping
-#' and, with enough `passes`, reaches glmnet's solution of the same
-#' objective.
-#'
-#' @section Threads:
-#' `options(dpglmnet.threads = k)` runs DP-CD's record sweeps on dense `x`
-#' (and the private start gradient) on `k` OpenMP threads when `n` is at
-#' least 65536; default 1. The fit does not depend on `k`: the records are
-#' summed in fixed chunks in a fixed order, and the noise is drawn on the
-#' calling thread. Measured on a 2-core machine (`inst/bench/perf.R`): 1.8-2x
-#' faster per pass at `n >= 2e5` when both cores are free, but 10-250x
-#' *slower* when another process holds a core, because every coordinate step
-#' waits for all threads. Use more than one thread only on cores you have to
-#' yourself. Builds without OpenMP run on one thread.
-#'
-#' @section DP-SCD:
-#' `solver = "dpscd"` is private stochastic dual coordinate descent
-#' (Damaskinos et al. 2021, Algorithm 1) for `alpha = 0` only: ridge
-#' (gaussian) and L2-regularized logistic regression (binomial). It solves
-#' the dual problem: each step draws `batch.size` records uniformly without
-#' replacement (independently of earlier steps); each computes, from the
-#' shared vector \eqn{v = X'a}, the update of its own dual coordinate
-#' (closed form for ridge, one Newton step for logistic, of the local
-#' subproblem of the paper's eq. 8), scaled to \eqn{|\zeta| \le} `clip`;
-#' Gaussian noise is added to the batch's dual coordinates and to `v`, and
-#' the model is \eqn{v / (\lambda n)}. Dual variables are warm-started along
-#' the path.
-#'
-#' Requirements: `intercept = FALSE` (the dual has no unpenalized coordinate;
-#' centre `y` and `x` with public constants first), equal `penalty.factor`,
-#' no finite limits, `lambda > 0`, and `x.bounds`: the sensitivity needs a
-#' public bound \eqn{R = \sqrt{\sum_j b_j^2}} on the L2 norm of a record
-#' (computed from the bounds on the scale the solver reads, i.e. the
-#' standardized bounds when `standardize = TRUE`); `x` is clamped to the
-#' bounds and every record is also scaled to norm at most `R`. Smaller
-#' bounds mean less noise. No smoothness constants are used or released.
-#'
-#' Privacy: replacing one record changes one step's release by at most
-#' \eqn{2 C \sqrt{1 + R^2}} (its dual coordinate by \eqn{2C}, `v` by
-#' \eqn{2CR}; the paper's Lemma 1, \eqn{\sqrt 2 C}, is for removing a
-#' record with \eqn{R = 1}), and the noise standard deviation is `z` times
-#' that. Because the release updates the dual coordinates of the batch, it
-#' reveals which records were in the batch, so there is no amplification by
-#' subsampling beyond the probability `batch.size / n` that a record is used
-#' (`rdp_subsampled_gaussian(sampling = "revealed")`); the paper's Theorem 1
-#' applies the amplification of a hidden batch, which does not hold for this
-#' release. Steps: `passes * n / batch.size` per lambda, over the whole
-#' path. When no `lambda` is given, `lambda_max` is DP-SGD's private
-#' clipped gradient at 0 (clipped to `clip`), as \eqn{\max_j |g_j|}: alpha
-#' is floored at 1 rather than glmnet's 1e-3, which would start a ridge path
-#' at 1000 times that, where every coefficient is 0 to printed precision.
-#' With `epsilon = Inf` nothing is clipped, scaled or noised, and the fit
-#' reaches the exact ridge / L2-logistic optimum (glmnet's for binomial; for
-#' gaussian, glmnet's ridge solves a problem rescaled by the standard
-#' deviation of `y`, so compare with the exact solution or a unit-variance
-#' `y`).
-#'
-#' @section l1-ball solvers (private Frank-Wolfe, noisy mirror descent):
-#' `solver = "dpfw"` and `solver = "nmd"` solve the constrained LASSO
-#' \deqn{\min_{b_0, b} (1/n) \sum_i \ell(b_0 + x_i'b, y_i) \quad
-#' 	extrm{s.t.} \quad \|b\|_1 \le R}
-#' (with glmnet's losses) for an increasing sequence of public radii `R`
-#' (`l1.radius`), warm-starting each radius from the previous solution. Their
-#' error grows like \eqn{\log p} rather than polynomially in `p` (Talwar,
-#' Thakurta and Zhang 2015; Asi, Feldman, Koren and Talwar 2021), which suits
-#' sparse problems with many features. The fit keeps glmnet's shape with the
-#' **radius where glmnet has `lambda`**: `fit$lambda` holds the radii,
-#' `print()` labels them `Radius`, `coef()`/`predict()` read `s` as a radius
-#' (linear interpolation between fitted radii, clamped to the ends), and
-#' `plot(xvar = "lambda")` plots against the log radius. Only `alpha = 1`,
-#' equal `penalty.factor` and no box constraints are supported; `lambda`
-#' is refused (give `l1.radius`).
-#'
-#' `"dpfw"` (private Frank-Wolfe): each step (`passes` steps per radius,
-#' each a full pass over the records) computes the gradient with each
-#' record's terms \eqn{\ell'(\eta_i, y_i) x_{ij}} clipped to \[-`clip`,
-#' `clip`\], scores the \eqn{2p} vertices \eqn{\pm R e_j} by
-#' \eqn{-\langle \pm R e_j, g\rangle} and picks one by report-noisy-max with
-#' Gumbel noise (the exponential mechanism), then moves
-#' \eqn{b \leftarrow (1-\gamma_t) b + \gamma_t v} with \eqn{\gamma_t = 2/(t+2)}
-#' (\eqn{2/(t+3)} on later radii, which keeps part of the warm start).
-#' Replacing one record moves each clipped gradient coordinate by at most
-#' \eqn{2C/n}, so every score by at most \eqn{\Delta = 2RC/n}; the Gumbel
-#' scale is \eqn{z \Delta}, each selection is \eqn{(2/z)}-DP and
-#' \eqn{(2/z)^2/8}-zCDP, and the selections compose in Renyi DP. The
-#' intercept is an unconstrained coordinate moved by a gradient step on its
-#' clipped gradient (sensitivity \eqn{2C/n}) plus Gaussian noise with noise
-#' multiplier \eqn{3z} (a tenth of the budget). Cost per step: O(nnz(x)) for
-#' the gradient, O(p) for the noisy max.
-#'
-#' `"nmd"` (noisy mirror descent, Algorithm 1 of Asi et al. 2021): each step
-#' draws `batch.size` records without replacement (independently at each
-#' step), clips each record's gradient (features and intercept) to L2 norm
-#' `clip`, adds Gaussian noise of standard deviation \eqn{z \cdot 2}`clip`
-#' to the sum, and takes a mirror step with the p-norm map
-#' \eqn{\|b\|_q^2/2}, \eqn{q = 1 + 1/\log p}, projected (in Bregman
-#' divergence) on the l1 ball; step size `step` times
-#' \eqn{R / (e G \sqrt{T \log p})} (Theorem 3 of the paper with public
-#' \eqn{G^2 = C^2 + 2\sigma^2 \log 2p}, \eqn{\sigma} the noise standard
-#' deviation of the averaged gradient); the output is the average of the
-#' iterates. Accounted like DP-SGD (Renyi DP for sampling without
-#' replacement), `passes` epochs of `n / batch.size` steps per radius.
-#'
-#' Standardization: with `standardize = TRUE` the ball applies to the
-#' standardized coefficients, as glmnet's penalty does: the fit satisfies
-#' \eqn{\sum_j sd_j |b_j| \le R} with \eqn{sd_j} the (privately released)
-#' standard deviation of column `j`, in the units of `y`.
-#' `"dpfw-vr"` (private variance-reduced Frank-Wolfe, Algorithm 3 of Asi et
-#' al. 2021, pure DP as their Theorem 6): each radius is one run of
-#' \eqn{T} = `passes` phases (capped at the largest \eqn{T} with
-#' \eqn{2^T (T + T(T+1)/4) \le n}); phase \eqn{t} walks a binary tree of
-#' depth \eqn{t} in depth-first order, each vertex at depth \eqn{j} owning
-#' \eqn{b/2^j} records disjoint from every other vertex's (a fresh random
-#' permutation per radius, \eqn{b} as large as \eqn{n} allows, so one run
-#' reads each record at most once). The root estimates the clipped gradient,
-#' each right child adds the clipped correction
-#' \eqn{\ell'(\eta_i(x)) x_{ij} - \ell'(\eta_i(x_{parent})) x_{ij}} over its
-#' records, and each leaf takes a Frank-Wolfe step (steps
-#' \eqn{2/(k+2)} over the \eqn{2^{T+1} - 2} leaves) to the vertex chosen by
-#' report-noisy-max with Laplace noise of scale
-#' \eqn{\lambda_t = 2 L D 2^t / (b \epsilon_0)}, \eqn{L} = `clip` (every
-#' per-record term is clipped coordinate-wise to it), \eqn{D = 2R}. A record
-#' reaches the \eqn{2^{t-j}} leaves below its vertex, each
-#' \eqn{\epsilon_0 2^{j-t}}-DP for it, so a run is \eqn{\epsilon_0}-DP
-#' (parallel composition over the disjoint samples); the ledger has one
-#' Laplace row per radius with \eqn{\epsilon_0 = 1/z}, and the intercept
-#' (a gradient step at each leaf with Laplace noise on its variance-reduced
-#' gradient) a second row with a tenth of the budget. Cost: \eqn{O(nnz(x))}
-#' for the gradients of a run, \eqn{O(p)} per leaf.
-#'
-#' `epsilon = Inf` runs the same algorithms with no noise and no clipping;
-#' they converge to the constrained optimum (Frank-Wolfe at rate
-#' \eqn{O(R^2 L / T)}, mirror descent at \eqn{O(1/\sqrt{T})}; `"dpfw-vr"`
-#' up to the sampling error of its single pass over the records). A fit
-#' that has not converged warns (a coefficient still moved by more than
-#' 1e-3 of its scale over the last 10\% of the steps).
 #'
 #' @param x Input matrix, `n` rows (records) by `p` columns: a numeric matrix
 #'   or a sparse `Matrix` (converted to `dgCMatrix`); or a data frame, or a
@@ -243,121 +127,67 @@
 #'   when `y.bound` is given) before fitting, and report coefficients on the
 #'   original scale, as glmnet does (its default). Everything is released
 #'   privately, with Gaussian noise charged to the ledger (see
-#'   `standardize.budget`), so `x.bounds` is needed. Each column (and a
-#'   gaussian `y`) is first clamped to a range chosen from two noisy
-#'   histograms of its values, read in one pass: 41 bins log-spaced about 0
-#'   within `x.bounds` (they find a column's order of magnitude however crude
-#'   its bound) and 32 equal bins (they refine the ends); replace-one L2
-#'   sensitivity 2 for the pair. The public bounds are narrowed only through
-#'   tails whose released counts are indistinguishable from empty, so tight
-#'   bounds, such as 1 for a 0/1 dummy, are kept and crude ones cost little;
-#'   then the mean and second moment of the clamped column are released. A
-#'   gaussian `y` gets a quarter of `standardize.budget` (its mean is the
-#'   intercept and its scale multiplies every coefficient); the columns of
-#'   `x` share the rest. A column whose released spread cannot be told from
-#'   the noise is treated as constant (coefficient exactly 0, with a
-#'   warning), so no coefficient is noise divided by a noisy scale. When the
-#'   histograms'
-#'   count noise would exceed `n / 20` the public bounds are used instead
-#'   (no histogram is released). Dense and sparse `x` go through the same
-#'   mechanism; sparse `x` is scaled but not centred and its clamp keeps 0
-#'   (with an intercept the solution is the same). The default is `TRUE`
-#'   exactly when `x.bounds` is given. Without an intercept, columns are
-#'   scaled by their
-#'   standard deviation and not centred, as glmnet does. With `epsilon = Inf` the exact moments are used
-#'   and `x.bounds` is not needed.
+#'   `standardize.budget` and Section Private standardization), so
+#'   `x.bounds` is needed. The default is `TRUE` exactly when `x.bounds` is
+#'   given. Without an intercept, columns are
+#'   scaled by their standard deviation and not centred, as glmnet does. With
+#'   `epsilon = Inf` the exact moments are used and `x.bounds` is not needed.
 #' @param penalty.factor Non-negative penalty factor per column.
 #' @param lower.limits,upper.limits Box constraints on the coefficients: one
 #'   value or one per column; `lower.limits <= 0 <= upper.limits`.
-#' @param epsilon Privacy budget, `> 0`; `Inf` for a non-private fit.
+#' @param epsilon Privacy budget, `> 0`; `Inf` for a non-private fit: the
+#'   same solver with no noise and no clipping (what it then converges to is
+#'   on its page).
 #' @param delta Privacy parameter in (0, 1); the default is `1/n^2`.
-#' @param solver The private solver: `"dpcd"` (proximal DP coordinate
-#'   descent, default), `"dpsgd"` (proximal DP-SGD, see Section DP-SGD),
-#'   `"dpscd"` (private stochastic dual coordinate descent for `alpha = 0`,
-#'   see Section DP-SCD), or the l1-ball solvers `"dpfw"` (private
-#'   Frank-Wolfe), `"dpfw-vr"` (private variance-reduced Frank-Wolfe) and
-#'   `"nmd"` (noisy mirror descent), which follow a path of
-#'   l1 radii instead of lambdas (see Section l1-ball solvers).
-#' @param l1.radius For `"dpfw"`, `"dpfw-vr"` and `"nmd"`: a strictly increasing sequence
-#'   of public l1 radii (the path parameter, stored in `fit$lambda`). When
-#'   `NULL`, `nlambda` radii geometric from `lambda.min.ratio * sqrt(p)` to
-#'   `sqrt(p)` on the scale the solver works on (standardized when
-#'   `standardize = TRUE`): `sqrt(p)` is the l1 norm of a unit-l2 vector
-#'   spread over all features, the largest useful norm for a unit-variance
-#'   response on uncorrelated unit-variance features. Public, no privacy
-#'   cost. Refused for the other solvers.
-#' @param passes Passes over the data per lambda. DP-CD: a pass is one
-#'   update of every coordinate. DP-SGD, DP-SCD and `"nmd"`: an epoch, `n /
-#'   batch.size` minibatch steps (rounded up). `"dpfw"`: one Frank-Wolfe
-#'   step (a full-batch gradient and one vertex choice) per pass, per radius.
-#'   `"dpfw-vr"`: the number of phases \eqn{T} (capped by `n`, see Section
-#'   l1-ball solvers); each radius reads every record at most once.
-#'   Default (`NULL`): 10, or, for a private
-#'   standardized DP-CD fit, chosen with `nlambda` from public inputs so that
-#'   the noise of one coordinate step, \eqn{2 C_j \sqrt{R} / (\mu n)} for R
-#'   releases, stays at or below 0.05 on the standardized scale: at most 10
-#'   lambdas and 10 passes, fewer when n or epsilon is small (measured on the
-#'   paper's data and generated data of other shapes, `inst/bench/defaults.R`).
-#' @param clip Overall clipping threshold `C` in (0, 1e100\], or `"quantile"` to
-#'   release the thresholds privately from the data (DP-CD and DP-SGD, with
-#'   `x.bounds`). `"quantile"` is the default of a private DP-CD fit with
-#'   `x.bounds` and `standardize = FALSE`: on unstandardized data the
-#'   per-record gradient terms of the columns differ by orders of magnitude
-#'   that no public constant can know. Coordinate `j` then clips to
-#'   \eqn{C_j}, a private upper quantile (99%, lower when the count noise is
-#'   large; the level is in `$settings$scale_levels`) of the terms
-#'   \eqn{|\ell'(0, y_i) x_{ij}|} it clips at its start (and of
-#'   \eqn{|\ell'(0, y_i)|} for the intercept), found by noisy-count bisection
-#'   on a log scale (replace-one sensitivity 1 per count; `clip.budget`).
-#'   DP-SGD's `"quantile"` is one such quantile of the gradient norms
-#'   \eqn{|\ell'(0, y_i)| \|(x_i, 1)\|}; it is not its default (its noise, the
-#'   same on every coordinate, then follows the largest column and swamped
-#'   the signal on the paper's data). Numeric default
-#'   \eqn{\sqrt{p + 1}} (with an intercept), so 1 per coordinate on the
-#'   standardized scale, where per-record gradient terms are of order 1
-#'   (measured as good as private clipping schemes, and as 0.5 or 2, after
-#'   private standardization); 1 for DP-SCD and for `"dpfw"` and
-#'   `"dpfw-vr"`, which clip each gradient term coordinate-wise. DP-CD: coordinate `j`
-#'   clips its per-record gradient terms to \eqn{\sqrt{M_j / tr M} C}.
-#'   DP-SGD: each record's gradient (features and intercept) is clipped to L2
-#'   norm `C`. DP-SCD: each dual coordinate update is scaled to
-#'   \eqn{|\zeta| \le C}.
+#' @param solver The private solver: `"dpcd"` (default), `"dpsgd"`,
+#'   `"dpscd"`, `"dpfw"`, `"dpfw-vr"` or `"nmd"` (see Section Solvers).
+#' @param l1.radius For `"dpfw"`, `"dpfw-vr"` and `"nmd"`: a strictly
+#'   increasing sequence of public l1 radii (the path parameter, stored in
+#'   `fit$lambda`; default in [dpfw]). Public, no privacy cost. Refused for
+#'   the other solvers.
+#' @param passes Passes over the data per lambda: for DP-CD, one update of
+#'   every coordinate; for the other solvers, see their pages. Default
+#'   (`NULL`): 10, or, for a private standardized DP-CD fit, chosen with
+#'   `nlambda` from public inputs so that the noise of one coordinate step
+#'   stays at or below 0.05 on the standardized scale: at most 10 lambdas
+#'   and 10 passes, fewer when n or epsilon is small (see [dpcd]).
+#' @param clip Overall clipping threshold `C` in (0, 1e100\], or
+#'   `"quantile"` to release the thresholds privately from the data (DP-CD
+#'   and DP-SGD, with `x.bounds`; see `clip.budget`). `"quantile"` is the
+#'   default of a private DP-CD fit with `x.bounds` and
+#'   `standardize = FALSE`. Numeric default \eqn{\sqrt{p + 1}} (with an
+#'   intercept), so 1 per coordinate on the standardized scale, where
+#'   per-record gradient terms are of order 1; 1 for DP-SCD and for `"dpfw"`
+#'   and `"dpfw-vr"`. DP-CD: coordinate `j` clips its per-record gradient
+#'   terms to \eqn{\sqrt{M_j / tr M} C}; DP-SGD: each record's gradient is
+#'   clipped to L2 norm `C`; the other solvers: see their pages.
 #' @param step Step size parameter. DP-CD: coordinate `j` moves with step
 #'   `step / M_j`. DP-SGD: every coordinate moves with `step / beta`, where
 #'   `beta = tr M` bounds the smoothness of the loss. `"nmd"`: a multiplier
-#'   of the mirror step \eqn{R / (e G \sqrt{T \log p})} (any positive value;
-#'   the step is Lipschitz-based, not smoothness-based). `"dpfw"`, `"dpfw-vr"`: unused
-#'   (steps \eqn{2/(t+2)}). DP-SCD: unused.
+#'   of its mirror step ([dpfw]). Unused by `"dpfw"`, `"dpfw-vr"` and
+#'   DP-SCD.
 #' @param batch.size DP-SGD, DP-SCD and `"nmd"`: records per minibatch, in
 #'   \[1, n\], drawn uniformly without replacement, independently at each
 #'   step; default \eqn{\min(n, \max(10, \sqrt n))}. Ignored (and not
 #'   checked) by the other solvers.
-#' @param average Periodic averaging (Algorithm 1's outer loop): each pass is
-#'   an outer iteration that ends at the average of its inner iterates.
-#'   `FALSE` (default) returns the last iterate.
-#' @param selection Order of coordinates: a fresh random `"permutation"`
-#'   every pass (default), uniformly `"random"` draws (the paper's
-#'   Algorithm 1), or `"cyclic"`. From 65536 coordinates on, the permutation
-#'   is a random order of blocks of 64 consecutive coordinates, each block
-#'   shuffled on its own (every coordinate still once per pass; 2-3x faster
-#'   on wide sparse data, whose per-coordinate data then stay in cache). The
-#'   order never depends on the data, so the privacy accounting is the same
-#'   for all of them.
+#' @param average DP-CD: periodic averaging (Algorithm 1's outer loop): each
+#'   pass is an outer iteration that ends at the average of its inner
+#'   iterates. `FALSE` (default) returns the last iterate.
+#' @param selection DP-CD's order of coordinates: a fresh random
+#'   `"permutation"` every pass (default), uniformly `"random"` draws (the
+#'   paper's Algorithm 1), or `"cyclic"`. The order never depends on the
+#'   data, so the privacy accounting is the same for all of them (see
+#'   [dpcd]).
 #' @param smoothness Coordinate smoothness constants \eqn{M_j}:
 #'   `"standardized"` (default with `standardize = TRUE`: they follow from
 #'   the released standardization moments, at no extra cost), `"quantile"`
 #'   (DP-CD's default when `x.bounds` is given and `standardize = FALSE`:
-#'   curvature times the second moment of column `j` clamped to
-#'   \eqn{[-m_j, m_j]}, \eqn{m_j} a private upper quantile of
-#'   \eqn{|x_{ij}|} found by noisy-count bisection, the moment released with
-#'   Gaussian noise of replace-one sensitivity \eqn{m_j^2 / n}; a column's
-#'   outliers, which the clip cuts off anyway, do not inflate it), `"private"`
-#'   (DP-SGD's default in that case; the paper's Laplace mechanism on the
-#'   values clamped to `x.bounds`, whose noise grows with the square of the
-#'   crude bounds), `"bounds"`
-#'   (public, from `x.bounds`), `"uniform"` (public; default without bounds),
-#'   `"exact"` (`epsilon = Inf` only), or a numeric vector of public
-#'   constants.
+#'   from private quantiles and moments of the columns, see [dpcd]),
+#'   `"private"` (DP-SGD's default in that case; the paper's Laplace
+#'   mechanism on the values clamped to `x.bounds`, whose noise grows with
+#'   the square of the crude bounds), `"bounds"` (public, from `x.bounds`),
+#'   `"uniform"` (public; default without bounds), `"exact"`
+#'   (`epsilon = Inf` only), or a numeric vector of public constants.
 #' @param smoothness.budget The budget of private smoothness constants: with
 #'   `smoothness = "quantile"`, a share of the Gaussian part of the budget
 #'   (of \eqn{\mu^2} in Gaussian DP), half for the quantiles, half for the
@@ -405,15 +235,15 @@
 #'   (xoshiro256++) seeded from R's RNG, so `set.seed()` reproduces a fit.
 #'   The price: anyone who can learn or guess R's seed (a published script,
 #'   a default seed, a session they can inspect) can regenerate the noise and
-#'   subtract it, which voids the privacy guarantee. `"secure"` draws the noise
-#'   from the ChaCha20 stream cipher (RFC 8439) keyed with 256 bits from the
-#'   operating system's cryptographically secure generator (`getrandom()` or
-#'   `/dev/urandom`; `BCryptGenRandom` on Windows), freshly for every fit:
-#'   the noise cannot be reproduced, by anyone, including you. Use it for
-#'   releases that must stay private when the seed is known. It costs
-#'   little (see `inst/bench/rng.R`). If the operating system's generator
-#'   fails, the fit stops with an error; it never falls back to the seeded
-#'   generator.
+#'   subtract it, which voids the privacy guarantee. `"secure"` draws the
+#'   noise from the ChaCha20 stream cipher (RFC 8439) keyed with 256 bits
+#'   from the operating system's cryptographically secure generator
+#'   (`getrandom()` or `/dev/urandom`; `BCryptGenRandom` on Windows), freshly
+#'   for every fit: the noise cannot be reproduced, by anyone, including you.
+#'   Use it for releases that must stay private when the seed is known. It
+#'   costs little (see `inst/bench/rng.R`). If the operating system's
+#'   generator fails, the fit stops with an error; it never falls back to
+#'   the seeded generator.
 #' @param trace.it If `> 0`, print progress after each lambda.
 #' @param data With a formula `x`: the data frame holding its variables
 #'   (the response too). Refused otherwise.
@@ -425,40 +255,30 @@
 #'   `classnames` (binomial), plus `privacy` (the ledger, see
 #'   [print.dpglmnet_privacy]) and `settings` (solver settings and the
 #'   per-coordinate smoothness, step, clip and noise). For `"dpfw"` and
-#'   `"dpfw-vr"`, `vertices` holds the vertex chosen at each step (a steps by radii
-#'   integer matrix; `2j - 1` is \eqn{+R e_j}, `2j` is \eqn{-R e_j}): these
-#'   are the private selections themselves, so releasing them is free.
+#'   `"dpfw-vr"`, `vertices` holds the vertex chosen at each step (see
+#'   [dpfw]).
 #' @references
 #' Mangold, P., Bellet, A., Salmon, J. and Tommasi, M. (2022). Differentially
 #' private coordinate descent for composite empirical risk minimization.
 #' ICML.
-#'
-#' Damaskinos, G., Mendler-Dunner, C., Guerraoui, R., Papandreou, N. and
-#' Rouault, T. (2021). Differentially private stochastic coordinate descent.
-#' AAAI.
-#'
-#' Talwar, K., Thakurta, A. and Zhang, L. (2015). Nearly optimal private
-#' LASSO. NeurIPS.
-#'
-#' Asi, H., Feldman, V., Koren, T. and Talwar, K. (2021). Private stochastic
-#' convex optimization: optimal rates in l1 geometry. ICML.
+#' @seealso The solvers: [dpcd], [dpsgd], [dpscd], [dpfw]. A private choice
+#'   of lambda: [cv.dpglmnet()]. Methods: [print.dpglmnet()], [coef.dpglmnet()]
+#'   (and `predict()`), [plot.dpglmnet()], [summary.dpglmnet()],
+#'   [deviance.dpglmnet()]. The accountant: [gdp_epsilon()],
+#'   [rdp_epsilon()].
 #' @examples
 #' set.seed(1)
-#' n <- 1000; p <- 5
+#' n <- 5000; p <- 5
 #' x <- matrix(rnorm(n * p), n, p)
 #' y <- drop(x %*% c(1, -1, 0, 0, 0.5)) + rnorm(n)
-#' fit <- dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 5)
+#' fit <- dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8)
 #' print(fit)
 #' coef(fit, s = 0.1)
-#' # Private Frank-Wolfe over l1 balls of radius 0.5, 1, 2
-#' fw <- dpglmnet(x, y, solver = "dpfw", l1.radius = c(0.5, 1, 2), passes = 50,
-#'                epsilon = 1, x.bounds = 4, y.bound = 5)
-#' coef(fw, s = 1)
 #' # A data frame with a factor, through a formula: the dummies of `group`
 #' # need no bounds
-#' df <- data.frame(age = runif(400, 18, 90),
-#'                  group = factor(sample(c("a", "b", "c"), 400, TRUE)))
-#' df$income <- 1000 * df$age + 5000 * (df$group == "b") + rnorm(400, sd = 1e4)
+#' df <- data.frame(age = runif(4000, 18, 90),
+#'                  group = factor(sample(c("a", "b", "c"), 4000, TRUE)))
+#' df$income <- 1000 * df$age + 5000 * (df$group == "b") + rnorm(4000, sd = 1e4)
 #' fit_df <- dpglmnet(income ~ ., data = df, epsilon = 1, x.bounds = c(age = 90),
 #'                    y.bound = 2e5)
 #' predict(fit_df, newx = data.frame(age = 40, group = "b"), s = fit_df$lambda[1])

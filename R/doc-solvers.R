@@ -1,0 +1,363 @@
+# Documentation-only topics: one help page per solver of dpglmnet(), linked
+# from ?dpglmnet (Section Solvers). No code.
+
+#' DP-CD: proximal differentially private coordinate descent (the default solver)
+#'
+#' `solver = "dpcd"`, the default of [dpglmnet()] and [cv.dpglmnet()]:
+#' proximal DP coordinate descent (Mangold et al. 2022, Algorithm 1). This
+#' page describes its mechanism, accounting and hyperparameters; the
+#' arguments every solver shares are on [dpglmnet()].
+#'
+#' @section Mechanism and privacy:
+#' Each step releases one coordinate gradient whose per-record terms are
+#' clipped to \eqn{C_j = \sqrt{M_j / tr M}}`clip`, plus Gaussian noise of
+#' standard deviation \eqn{z \cdot 2 C_j / n} (the replace-one sensitivity
+#' is \eqn{2 C_j / n}), and coordinate `j` moves with step `step / M_j`
+#' (\eqn{M_j} its smoothness constant, argument `smoothness`). All
+#' releases share one noise multiplier `z`, calibrated so that the whole
+#' path (every lambda, every pass, the private `lambda_max` when no
+#' `lambda` is given) is exactly `sqrt(R)/z`-GDP and so (epsilon, delta)-DP,
+#' spending at most `epsilon`. Private smoothness constants
+#' (`smoothness = "private"`) spend `smoothness.budget * epsilon` through the
+#' Laplace mechanism, composed with the rest by basic composition. The
+#' ledger in `fit$privacy` lists every mechanism and the total spent.
+#'
+#' @section Hyperparameters:
+#' * `passes`: a pass is one update of every coordinate. Default (`NULL`)
+#'   for a private standardized fit: chosen with `nlambda` from public
+#'   inputs so that the noise of one coordinate step,
+#'   \eqn{2 C_j \sqrt{R} / (\mu n)} for R releases, stays at or below 0.05
+#'   on the standardized scale: at most 10 lambdas and 10 passes, fewer when
+#'   n or epsilon is small (measured on the paper's data and generated data
+#'   of other shapes, `inst/bench/defaults.R`); otherwise 10.
+#' * `clip`: coordinate `j` clips its per-record gradient terms to
+#'   \eqn{\sqrt{M_j / tr M} C}. The numeric default \eqn{\sqrt{p + 1}}
+#'   (with an intercept) is 1 per coordinate on the standardized scale,
+#'   where per-record gradient terms are of order 1 (measured as good as
+#'   private clipping schemes, and as 0.5 or 2, after private
+#'   standardization). `"quantile"` is the default of a private fit with
+#'   `x.bounds` and `standardize = FALSE`: on unstandardized data the
+#'   per-record gradient terms of the columns differ by orders of magnitude
+#'   that no public constant can know. Coordinate `j` then clips to
+#'   \eqn{C_j}, a private upper quantile (99%, lower when the count noise is
+#'   large; the level is in `$settings$scale_levels`) of the terms
+#'   \eqn{|\ell'(0, y_i) x_{ij}|} it clips at its start (and of
+#'   \eqn{|\ell'(0, y_i)|} for the intercept), found by noisy-count
+#'   bisection on a log scale (replace-one sensitivity 1 per count;
+#'   `clip.budget`).
+#' * `step`: coordinate `j` moves with step `step / M_j`.
+#' * `average`: periodic averaging (Algorithm 1's outer loop): each pass is
+#'   an outer iteration that ends at the average of its inner iterates.
+#'   `FALSE` (default) returns the last iterate.
+#' * `selection`: a fresh random `"permutation"` every pass (default),
+#'   uniformly `"random"` draws (the paper's Algorithm 1), or `"cyclic"`.
+#'   From 65536 coordinates on, the permutation is a random order of blocks
+#'   of 64 consecutive coordinates, each block shuffled on its own (every
+#'   coordinate still once per pass; 2-3x faster on wide sparse data, whose
+#'   per-coordinate data then stay in cache). The order never depends on the
+#'   data, so the privacy accounting is the same for all of them.
+#' * `smoothness = "quantile"` (the default when `x.bounds` is given and
+#'   `standardize = FALSE`): curvature times the second moment of column `j`
+#'   clamped to \eqn{[-m_j, m_j]}, \eqn{m_j} a private upper quantile of
+#'   \eqn{|x_{ij}|} found by noisy-count bisection, the moment released with
+#'   Gaussian noise of replace-one sensitivity \eqn{m_j^2 / n}; a column's
+#'   outliers, which the clip cuts off anyway, do not inflate it. Its cost is
+#'   `smoothness.budget`. The other sources are listed under `smoothness`
+#'   in [dpglmnet()].
+#'
+#' @section Threads:
+#' `options(dpglmnet.threads = k)` runs DP-CD's record sweeps on dense `x`
+#' (and the private start gradient) on `k` OpenMP threads when `n` is at
+#' least 65536; default 1. The fit does not depend on `k`: the records are
+#' summed in fixed chunks in a fixed order, and the noise is drawn on the
+#' calling thread. Measured on a 2-core machine (`inst/bench/perf.R`):
+#' 1.8-2x faster per pass at `n >= 2e5` when both cores are free, but
+#' 10-250x *slower* when another process holds a core, because every
+#' coordinate step waits for all threads. Use more than one thread only on
+#' cores you have to yourself. Builds without OpenMP run on one thread.
+#'
+#' @references
+#' Mangold, P., Bellet, A., Salmon, J. and Tommasi, M. (2022). Differentially
+#' private coordinate descent for composite empirical risk minimization.
+#' ICML.
+#' @seealso [dpglmnet()] for the common interface; the other solvers:
+#'   [dpsgd], [dpscd], [dpfw].
+#' @examples
+#' set.seed(1)
+#' n <- 2000; p <- 4
+#' x <- matrix(rnorm(n * p), n, p) %*% diag(c(10, 1, 1, 0.1))
+#' y <- drop(x %*% c(0.1, 1, -1, 0)) + rnorm(n)
+#' # standardized (the default with x.bounds): one step and clip per
+#' # coordinate on the standardized scale
+#' fit <- dpglmnet(x, y, epsilon = 1, x.bounds = c(40, 4, 4, 0.4), y.bound = 10)
+#' fit$settings$passes
+#' # on the original scale: private quantile clipping thresholds and
+#' # smoothness constants, charged to the ledger; cyclic order
+#' raw <- dpglmnet(x, y, epsilon = 1, x.bounds = c(40, 4, 4, 0.4), y.bound = 10,
+#'                 standardize = FALSE, selection = "cyclic", lambda = 0.05)
+#' raw$privacy
+#' @name dpcd
+#' @aliases dpglmnet-dpcd
+NULL
+
+#' DP-SGD: proximal differentially private stochastic gradient descent
+#'
+#' `solver = "dpsgd"` in [dpglmnet()]: proximal DP-SGD. This page describes
+#' its mechanism, accounting and hyperparameters; the arguments every
+#' solver shares are on [dpglmnet()].
+#'
+#' @section Mechanism and privacy:
+#' Each step draws `batch.size` records uniformly without replacement
+#' (independently of earlier steps), clips each record's gradient (features
+#' and intercept) to L2 norm `clip`, adds Gaussian noise of standard
+#' deviation \eqn{z \cdot 2} `clip` to the sum (its replace-one
+#' sensitivity), divides by `batch.size`, and takes a proximal step of size
+#' `step / beta`, where `beta = tr M` bounds the smoothness of the loss. Its
+#' privacy is accounted with Renyi DP for sampling without replacement under
+#' replace-one (see [rdp_subsampled_gaussian()]) and converted to
+#' (epsilon, delta); `z` is calibrated so that the whole path spends at most
+#' `epsilon`. When no `lambda` is given, `lambda_max` comes from one
+#' full-batch clipped gradient with the same noise multiplier.
+#'
+#' With `epsilon = Inf` the same solver runs with no noise and no clipping
+#' and, with enough `passes`, reaches glmnet's solution of the same
+#' objective.
+#'
+#' @section Hyperparameters:
+#' * `passes`: epochs of `n / batch.size` minibatch steps (rounded up) per
+#'   lambda; default 10.
+#' * `batch.size`: records per minibatch, in \[1, n\]; default
+#'   \eqn{\min(n, \max(10, \sqrt n))}.
+#' * `clip`: the L2 bound on each record's gradient; numeric default
+#'   \eqn{\sqrt{p + 1}} (with an intercept). `"quantile"` is one private
+#'   upper quantile of the gradient norms
+#'   \eqn{|\ell'(0, y_i)| \|(x_i, 1)\|} (`clip.budget`); it is not the
+#'   default (its noise, the same on every coordinate, then follows the
+#'   largest column and swamped the signal on the paper's data).
+#' * `step`: every coordinate moves with `step / beta`.
+#' * `smoothness`: `"private"` (the paper's Laplace mechanism) is the
+#'   default when `x.bounds` is given and `standardize = FALSE`; see
+#'   [dpglmnet()].
+#' @seealso [dpglmnet()] for the common interface; the other solvers:
+#'   [dpcd], [dpscd], [dpfw]. The accountant: [rdp_subsampled_gaussian()].
+#' @examples
+#' set.seed(1)
+#' n <- 20000; p <- 4
+#' x <- matrix(rnorm(n * p), n, p)
+#' y <- drop(x %*% c(1, -1, 0, 0.5)) + rnorm(n)
+#' fit <- dpglmnet(x, y, solver = "dpsgd", epsilon = 1, x.bounds = 4,
+#'                 y.bound = 8, batch.size = 2000, passes = 2, nlambda = 3)
+#' fit$privacy
+#' coef(fit)
+#' @name dpsgd
+#' @aliases dpglmnet-dpsgd
+NULL
+
+#' DP-SCD: private stochastic dual coordinate descent (ridge, L2 logistic)
+#'
+#' `solver = "dpscd"` in [dpglmnet()]: private stochastic dual coordinate
+#' descent (Damaskinos et al. 2021, Algorithm 1) for `alpha = 0` only: ridge
+#' (gaussian) and L2-regularized logistic regression (binomial). This page
+#' describes its mechanism, accounting and requirements; the arguments every
+#' solver shares are on [dpglmnet()].
+#'
+#' @section Mechanism:
+#' It solves the dual problem: each step draws `batch.size` records
+#' uniformly without replacement (independently of earlier steps); each
+#' computes, from the shared vector \eqn{v = X'a}, the update of its own
+#' dual coordinate (closed form for ridge, one Newton step for logistic, of
+#' the local subproblem of the paper's eq. 8), scaled to
+#' \eqn{|\zeta| \le} `clip` (default 1); Gaussian noise is added to the
+#' batch's dual coordinates and to `v`, and the model is
+#' \eqn{v / (\lambda n)}. Dual variables are warm-started along the path.
+#' `passes` are epochs: `passes * n / batch.size` steps per lambda, over
+#' the whole path. `step` is unused.
+#'
+#' @section Requirements:
+#' `intercept = FALSE` (the dual has no unpenalized coordinate; centre `y`
+#' and `x` with public constants first), equal `penalty.factor`, no finite
+#' limits, `lambda > 0`, and `x.bounds`: the sensitivity needs a public
+#' bound \eqn{R = \sqrt{\sum_j b_j^2}} on the L2 norm of a record (computed
+#' from the bounds on the scale the solver reads, i.e. the standardized
+#' bounds when `standardize = TRUE`); `x` is clamped to the bounds and every
+#' record is also scaled to norm at most `R`. Smaller bounds mean less
+#' noise. No smoothness constants are used or released.
+#'
+#' @section Privacy:
+#' Replacing one record changes one step's release by at most
+#' \eqn{2 C \sqrt{1 + R^2}} (its dual coordinate by \eqn{2C}, `v` by
+#' \eqn{2CR}; the paper's Lemma 1, \eqn{\sqrt 2 C}, is for removing a
+#' record with \eqn{R = 1}), and the noise standard deviation is `z` times
+#' that. Because the release updates the dual coordinates of the batch, it
+#' reveals which records were in the batch, so there is no amplification by
+#' subsampling beyond the probability `batch.size / n` that a record is used
+#' (`rdp_subsampled_gaussian(sampling = "revealed")`); the paper's Theorem 1
+#' applies the amplification of a hidden batch, which does not hold for this
+#' release. When no `lambda` is given, `lambda_max` is DP-SGD's private
+#' clipped gradient at 0 (clipped to `clip`), as \eqn{\max_j |g_j|}: alpha
+#' is floored at 1 rather than glmnet's 1e-3, which would start a ridge path
+#' at 1000 times that, where every coefficient is 0 to printed precision.
+#'
+#' With `epsilon = Inf` nothing is clipped, scaled or noised, and the fit
+#' reaches the exact ridge / L2-logistic optimum (glmnet's for binomial; for
+#' gaussian, glmnet's ridge solves a problem rescaled by the standard
+#' deviation of `y`, so compare with the exact solution or a unit-variance
+#' `y`).
+#'
+#' @references
+#' Damaskinos, G., Mendler-Dunner, C., Guerraoui, R., Papandreou, N. and
+#' Rouault, T. (2021). Differentially private stochastic coordinate descent.
+#' AAAI.
+#' @seealso [dpglmnet()] for the common interface; the other solvers:
+#'   [dpcd], [dpsgd], [dpfw].
+#' @examples
+#' set.seed(1)
+#' n <- 20000; p <- 4
+#' x <- matrix(rnorm(n * p), n, p)
+#' y <- drop(x %*% c(1, -1, 0, 0.5)) + rnorm(n)
+#' # ridge without intercept (x and y are centred here); the whole data as
+#' # one batch
+#' fit <- dpglmnet(x, y, solver = "dpscd", alpha = 0, intercept = FALSE,
+#'                 lambda = 0.1, epsilon = 1, x.bounds = 4, y.bound = 8,
+#'                 batch.size = n, passes = 1)
+#' fit$privacy
+#' coef(fit)  # noisier than DP-CD's at the same budget
+#' coef(dpglmnet(x, y, alpha = 0, intercept = FALSE, lambda = 0.1, epsilon = 1,
+#'               x.bounds = 4, y.bound = 8))
+#' @name dpscd
+#' @aliases dpglmnet-dpscd
+NULL
+
+#' Private Frank-Wolfe and noisy mirror descent over l1 balls
+#'
+#' `solver = "dpfw"`, `"dpfw-vr"` and `"nmd"` in [dpglmnet()] solve the
+#' constrained LASSO over l1 balls. This page describes their mechanisms,
+#' accounting and hyperparameters; the arguments every solver shares are
+#' on [dpglmnet()].
+#'
+#' @section The constrained path:
+#' They solve
+#' \deqn{\min_{b_0, b} (1/n) \sum_i \ell(b_0 + x_i'b, y_i) \quad
+#' \textrm{s.t.} \quad \|b\|_1 \le R}{min over (b_0, b) of (1/n) sum_i
+#' l(b_0 + x_i'b, y_i) subject to ||b||_1 <= R}
+#' (with glmnet's losses) for an increasing sequence of public radii `R`
+#' (`l1.radius`), warm-starting each radius from the previous solution. Their
+#' error grows like \eqn{\log p} rather than polynomially in `p` (Talwar,
+#' Thakurta and Zhang 2015; Asi, Feldman, Koren and Talwar 2021), which suits
+#' sparse problems with many features. The fit keeps glmnet's shape with the
+#' **radius where glmnet has `lambda`**: `fit$lambda` holds the radii,
+#' `print()` labels them `Radius`, `coef()`/`predict()` read `s` as a radius
+#' (linear interpolation between fitted radii, clamped to the ends), and
+#' `plot(xvar = "lambda")` plots against the log radius. Only `alpha = 1`,
+#' equal `penalty.factor` and no box constraints are supported; `lambda`
+#' is refused (give `l1.radius`).
+#'
+#' `l1.radius`: a strictly increasing sequence of public l1 radii (the path
+#' parameter, stored in `fit$lambda`). When `NULL`, `nlambda` radii
+#' geometric from `lambda.min.ratio * sqrt(p)` to `sqrt(p)` on the scale the
+#' solver works on (standardized when `standardize = TRUE`): `sqrt(p)` is
+#' the l1 norm of a unit-l2 vector spread over all features, the largest
+#' useful norm for a unit-variance response on uncorrelated unit-variance
+#' features. Public, no privacy cost.
+#'
+#' Standardization: with `standardize = TRUE` the ball applies to the
+#' standardized coefficients, as glmnet's penalty does: the fit satisfies
+#' \eqn{\sum_j sd_j |b_j| \le R} with \eqn{sd_j} the (privately released)
+#' standard deviation of column `j`, in the units of `y`.
+#'
+#' @section dpfw (private Frank-Wolfe):
+#' Each step (`passes` steps per radius, each a full pass over the records:
+#' a full-batch gradient and one vertex choice) computes the gradient with
+#' each record's terms \eqn{\ell'(\eta_i, y_i) x_{ij}} clipped to
+#' \[-`clip`, `clip`\] (default `clip` 1), scores the \eqn{2p} vertices
+#' \eqn{\pm R e_j} by \eqn{-\langle \pm R e_j, g\rangle} and picks one by
+#' report-noisy-max with Gumbel noise (the exponential mechanism), then
+#' moves \eqn{b \leftarrow (1-\gamma_t) b + \gamma_t v} with
+#' \eqn{\gamma_t = 2/(t+2)} (\eqn{2/(t+3)} on later radii, which keeps part
+#' of the warm start); `step` is unused. Replacing one record moves each
+#' clipped gradient coordinate by at most \eqn{2C/n}, so every score by at
+#' most \eqn{\Delta = 2RC/n}; the Gumbel scale is \eqn{z \Delta}, each
+#' selection is \eqn{(2/z)}-DP and \eqn{(2/z)^2/8}-zCDP, and the selections
+#' compose in Renyi DP. The intercept is an unconstrained coordinate moved
+#' by a gradient step on its clipped gradient (sensitivity \eqn{2C/n}) plus
+#' Gaussian noise with noise multiplier \eqn{3z} (a tenth of the budget).
+#' Cost per step: O(nnz(x)) for the gradient, O(p) for the noisy max.
+#'
+#' @section nmd (noisy mirror descent):
+#' Algorithm 1 of Asi et al. 2021: each step draws `batch.size` records
+#' without replacement (independently at each step), clips each record's
+#' gradient (features and intercept) to L2 norm `clip`, adds Gaussian noise
+#' of standard deviation \eqn{z \cdot 2}`clip` to the sum, and takes a
+#' mirror step with the p-norm map \eqn{\|b\|_q^2/2},
+#' \eqn{q = 1 + 1/\log p}, projected (in Bregman divergence) on the l1 ball;
+#' step size `step` times \eqn{R / (e G \sqrt{T \log p})} (any positive
+#' `step`; the step is Lipschitz-based, not smoothness-based; Theorem 3 of
+#' the paper with public \eqn{G^2 = C^2 + 2\sigma^2 \log 2p}, \eqn{\sigma}
+#' the noise standard deviation of the averaged gradient); the output is the
+#' average of the iterates. Accounted like DP-SGD (Renyi DP for sampling
+#' without replacement), `passes` epochs of `n / batch.size` steps (rounded
+#' up) per radius.
+#'
+#' @section dpfw-vr (private variance-reduced Frank-Wolfe):
+#' Algorithm 3 of Asi et al. 2021, pure DP as their Theorem 6: each radius
+#' is one run of \eqn{T} = `passes` phases (capped at the largest \eqn{T}
+#' with \eqn{2^T (T + T(T+1)/4) \le n}); phase \eqn{t} walks a binary tree
+#' of depth \eqn{t} in depth-first order, each vertex at depth \eqn{j}
+#' owning \eqn{b/2^j} records disjoint from every other vertex's (a fresh
+#' random permutation per radius, \eqn{b} as large as \eqn{n} allows, so one
+#' run reads each record at most once). The root estimates the clipped
+#' gradient, each right child adds the clipped correction
+#' \eqn{\ell'(\eta_i(x)) x_{ij} - \ell'(\eta_i(x_{parent})) x_{ij}} over its
+#' records, and each leaf takes a Frank-Wolfe step (steps \eqn{2/(k+2)} over
+#' the \eqn{2^{T+1} - 2} leaves; `step` is unused) to the vertex chosen by
+#' report-noisy-max with Laplace noise of scale
+#' \eqn{\lambda_t = 2 L D 2^t / (b \epsilon_0)}, \eqn{L} = `clip` (default
+#' 1; every per-record term is clipped coordinate-wise to it),
+#' \eqn{D = 2R}. A record reaches the \eqn{2^{t-j}} leaves below its vertex,
+#' each \eqn{\epsilon_0 2^{j-t}}-DP for it, so a run is \eqn{\epsilon_0}-DP
+#' (parallel composition over the disjoint samples); the ledger has one
+#' Laplace row per radius with \eqn{\epsilon_0 = 1/z}, and the intercept (a
+#' gradient step at each leaf with Laplace noise on its variance-reduced
+#' gradient) a second row with a tenth of the budget. Cost: \eqn{O(nnz(x))}
+#' for the gradients of a run, \eqn{O(p)} per leaf.
+#'
+#' @section Non-private runs and convergence:
+#' `epsilon = Inf` runs the same algorithms with no noise and no clipping;
+#' they converge to the constrained optimum (Frank-Wolfe at rate
+#' \eqn{O(R^2 L / T)}, mirror descent at \eqn{O(1/\sqrt{T})}; `"dpfw-vr"`
+#' up to the sampling error of its single pass over the records). A fit
+#' that has not converged warns (a coefficient still moved by more than
+#' 1e-3 of its scale over the last 10% of the steps).
+#'
+#' @section Value:
+#' For `"dpfw"` and `"dpfw-vr"`, `fit$vertices` holds the vertex chosen at
+#' each step (a steps by radii integer matrix; `2j - 1` is \eqn{+R e_j},
+#' `2j` is \eqn{-R e_j}): these are the private selections themselves, so
+#' releasing them is free.
+#'
+#' @references
+#' Talwar, K., Thakurta, A. and Zhang, L. (2015). Nearly optimal private
+#' LASSO. NeurIPS.
+#'
+#' Asi, H., Feldman, V., Koren, T. and Talwar, K. (2021). Private stochastic
+#' convex optimization: optimal rates in l1 geometry. ICML.
+#' @seealso [dpglmnet()] for the common interface; the other solvers:
+#'   [dpcd], [dpsgd], [dpscd]. `vignette("high-dimensional", package =
+#'   "dpglmnet")` compares them with DP-CD against passes and against p.
+#' @examples
+#' set.seed(1)
+#' n <- 20000; p <- 5
+#' x <- matrix(rnorm(n * p), n, p)
+#' y <- drop(x %*% c(1, -1, 0, 0, 0.5)) + rnorm(n)
+#' # Private Frank-Wolfe over l1 balls of radius 0.5, 1, 2
+#' fw <- dpglmnet(x, y, solver = "dpfw", l1.radius = c(0.5, 1, 2), passes = 50,
+#'                epsilon = 1, x.bounds = 4, y.bound = 8)
+#' coef(fw, s = 1)
+#' fw$vertices[1:5, ]
+#' # noisy mirror descent on the same radii
+#' md <- dpglmnet(x, y, solver = "nmd", l1.radius = c(0.5, 1, 2),
+#'                epsilon = 1, x.bounds = 4, y.bound = 8)
+#' coef(md, s = 2)
+#' @name dpfw
+#' @aliases dpfw-vr nmd dpglmnet-l1
+NULL
