@@ -104,7 +104,14 @@
 #'   is modelled; the column names are the class names). glmnet's counts or
 #'   proportions (several trials per record) need per-record weights, which
 #'   are not supported: give one record per trial.
-#' @param family `"gaussian"` or `"binomial"`.
+#' @param family `"gaussian"` or `"binomial"` (matched partially, as glmnet
+#'   does: `"gauss"`), or the family objects `gaussian()` and `binomial()`
+#'   with their canonical links. `"poisson"` is not offered: its loss
+#'   \eqn{e^\eta - y\eta} has unbounded curvature \eqn{e^\eta}, so the
+#'   smoothness constants that set the solvers' steps have no public bound
+#'   unless the linear predictor is bounded (the clipped gradients would
+#'   still be private, but the steps and the solvers' guarantees would not
+#'   hold); fit a count as `"gaussian"` on `log1p(y)` instead.
 #' @param alpha Elastic-net mixing in \[0, 1\]: 1 is the LASSO, 0 ridge.
 #' @param nlambda Number of lambda values when `lambda` is not given. Default
 #'   (`NULL`): 10, or, for a private standardized DP-CD fit, as many as the

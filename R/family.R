@@ -60,7 +60,42 @@ dpglmnet_families <- list(
   )
 )
 
-# The family object named `family` (an error naming the argument otherwise).
+# glmnet's families that dpglmnet does not fit, with the reason.
+unsupported_families <- c(
+  poisson = paste(
+    "is not offered: the Poisson loss exp(eta) - y eta has curvature exp(eta),",
+    "unbounded, so the coordinate smoothness constants that set DP-CD's steps",
+    "(and DP-SGD's and DP-SCD's) have no public bound unless the linear",
+    "predictor is bounded; the clipped gradients would still be private, but",
+    "the steps, and with them the solvers' guarantees, would not hold. A count",
+    "response can be fit as \"gaussian\" on log1p(y) with a `y.bound`."),
+  multinomial = "is not offered (the solvers fit one linear predictor).",
+  mgaussian = "is not offered (the solvers fit one linear predictor).",
+  cox = "is not offered (no private partial likelihood is implemented).")
+
+# The family object for `family`: a name, matched partially as glmnet does
+# ("gauss"), or a stats family object with its canonical link
+# (binomial(), gaussian()); an error naming the argument otherwise.
 dpglmnet_family <- function(family, arg = "family") {
+  if (inherits(family, "family")) {
+    canonical <- c(gaussian = "identity", binomial = "logit")
+    name <- family$family
+    if (name %in% names(canonical) && !identical(family$link, canonical[[name]])) {
+      dpglmnet_abort(arg, sprintf(paste(
+        "= %s(link = \"%s\") is not offered: only the canonical link (\"%s\")",
+        "is fit."), name, family$link, canonical[[name]]))
+    }
+    family <- name
+  }
+  if (is.character(family) && length(family) == 1L && !is.na(family)) {
+    known <- c(names(dpglmnet_families), names(unsupported_families))
+    hit <- known[startsWith(known, family)]
+    if (nzchar(family) && length(hit) == 1L) {
+      if (hit %in% names(unsupported_families)) {
+        dpglmnet_abort(arg, sprintf("= \"%s\" %s", hit, unsupported_families[[hit]]))
+      }
+      family <- hit
+    }
+  }
   dpglmnet_families[[check_choice(family, names(dpglmnet_families), arg)]]
 }

@@ -139,3 +139,35 @@ test_that("fits say when the answer is noise, diverged or has not converged", {
                           standardize = TRUE),
                  class = "dpglmnet_warning", regexp = "diverged")
 })
+
+test_that("family: partial names and family objects as glmnet, poisson refused with its reason", {
+  set.seed(3)
+  x <- matrix(rnorm(300 * 3), 300, 3)
+  y <- drop(x %*% c(1, -1, 0)) + rnorm(300)
+  yb <- as.numeric(y > 0)
+  set.seed(4)
+  ref <- dpglmnet(x, y, epsilon = Inf, lambda = 0.05)
+  set.seed(4)
+  expect_equal(coef(dpglmnet(x, y, family = "gauss", epsilon = Inf, lambda = 0.05)), coef(ref))
+  set.seed(4)
+  expect_equal(coef(dpglmnet(x, y, family = gaussian(), epsilon = Inf, lambda = 0.05)),
+               coef(ref))
+  # (the coordinate order is drawn from the seed)
+  set.seed(4)
+  refb <- dpglmnet(x, yb, family = "binomial", epsilon = Inf, lambda = 0.05)
+  set.seed(4)
+  expect_equal(coef(dpglmnet(x, yb, family = binomial(), epsilon = Inf, lambda = 0.05)),
+               coef(refb))
+  expect_identical(dpglmnet(x, yb, family = "bin", epsilon = Inf, lambda = 0.05)$family,
+                   refb$family)
+  err <- expect_error(dpglmnet(x, rpois(300, 2), family = "poisson", epsilon = 1,
+                               x.bounds = 4), class = "dpglmnet_error")
+  expect_match(conditionMessage(err), "`family`.*not offered.*curvature", fixed = FALSE)
+  err <- expect_error(dpglmnet(x, rpois(300, 2), family = poisson(), epsilon = 1,
+                               x.bounds = 4), class = "dpglmnet_error")
+  expect_match(conditionMessage(err), "not offered")
+  err <- expect_error(dpglmnet(x, yb, family = binomial(link = "probit")),
+                      class = "dpglmnet_error")
+  expect_match(conditionMessage(err), "canonical link")
+  expect_error(dpglmnet(x, y, family = "m"), "`family` must be one of", class = "dpglmnet_error")
+})
