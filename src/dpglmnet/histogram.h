@@ -26,7 +26,8 @@
 // each end of the public interval the most coarse bins whose summed released
 // count is indistinguishable from an empty tail (at most 2 noise sds of the
 // sum); then it moves each end of that clamp inwards through the fine bins
-// by the same test. Cuts only ever remove tails that are
+// by the same test, only through coarse bins that do not clearly hold
+// records or that hold most of them. Cuts only ever remove tails that are
 // within noise of empty (measured: 1-3% of the records at n = 2e4, epsilon
 // = 1), so a column whose public bounds are tight keeps its values and a
 // column with crude bounds is clamped to where its records are.
@@ -215,9 +216,8 @@ inline ClampChoice choose_clamp(const double* counts, double lower, double upper
   // do not clearly hold records (at most 2.5 noise sds: the 2.3% of a
   // N(3, 1) column beyond 5 with bound 10, n = 8000, must be cut, or the
   // clamp [1.25, 10] leaves its spread within noise) or hold most of the
-  // records (where the
-  // log bins cannot resolve a column far from 0 against its spread: a
-  // longitude).
+  // records (where the log bins cannot resolve a column far from 0 against
+  // its spread: a longitude).
   double total = 0.0;
   for (int i = 0; i < bins; ++i) total += counts[i];
   const CoarseBins coarse_bin(histogram_frame(lower, upper), levels);
@@ -246,9 +246,9 @@ inline ClampChoice choose_clamp(const double* counts, double lower, double upper
   // the coarse clamp are merged into its end bins (their noise adds up). The
   // column is constant when none does, or only the centre bin (|v| < w
   // 2^-K) does, and the clamp is narrow: every visible record is then at the
-  // anchor, and the moments
-  // of a clamp cut inside a hidden mass (a rare dummy) would show a tiny but
-  // "resolved" spread, and the map back would divide noise by it. Any other
+  // anchor, and the moments of a clamp cut inside a hidden mass (a rare
+  // dummy) would show a tiny but "resolved" spread, and the map back would
+  // divide noise by it. Any other
   // single clear bin is left to the moments (a column with a location and a
   // small spread, 3 + 0.1 z).
   bool other_clear = false;
