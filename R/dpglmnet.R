@@ -490,7 +490,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     standardization = standardization_plan(standardize, intercept, family$name, y.bound,
                                            is_sparse_x(x), p, epsilon),
     standardize.budget = standardize.budget,
-    n = n, p = p, family = family$name, family_object = family,
+    n = n, p = p, family = family$name,
     classnames = response$classnames, curvature = family$curvature,
     alpha = alpha, nlambda = as.integer(schedule$nlambda),
     single_lambda = schedule$single_lambda,
@@ -582,7 +582,7 @@ sparse_path_matrix <- function(beta, row_names, column_names) {
 
 empty_matrix <- new.env(parent = emptyenv())
 
-# The call a fit keeps and prints, holding no data (DESIGN.md 4: `call`
+# The call a fit keeps and prints, holding no data (`call`
 # never holds data). A call made with do.call(dpglmnet, list(x = X, ...))
 # carries the values themselves, not their names: the data arguments
 # (`data`: x and y) are kept only as symbols (anything else, even a short

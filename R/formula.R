@@ -352,8 +352,9 @@ attach_recipe <- function(fit, recipe) {
   fit
 }
 
-# The call a frame fit keeps: no data (DESIGN.md 4). A formula is public
-# schema and is kept; the data frame and the response only as symbols.
+# The call a frame fit keeps: no data (a fit holds no record). A formula
+# is public schema and is kept; the data frame and the response only as
+# symbols.
 frame_call <- function(call, name) {
   data <- c("y", "data", if (!inherits(eval_formula_or_null(call$x), "formula")) "x")
   public_call(call, name, data = data)

@@ -217,8 +217,8 @@ diagnose_path <- function(fitted, lambda, problem, settings) {
 }
 
 # Says when a public bound was probably far below the data, from released
-# or public quantities only (DESIGN.md 1). Clamping to a bound is free for
-# privacy, but a bound far below the data makes the clamped response (nearly)
+# or public quantities only (the privacy model). Clamping to a bound is free
+# for privacy, but a bound far below the data makes the clamped response (nearly)
 # the constant y.bound, or a column (nearly) two-valued at +-x.bounds, and
 # the fit is then, silently, a model of the clamped data: an intercept stuck
 # at y.bound whatever the response's true level, coefficients that grow like

@@ -4,7 +4,7 @@
 // compose, so a new solver or mechanism needs no accounting code of its own.
 //
 // Every mechanism is parametrised by its noise multiplier: its noise scale
-// divided by its sensitivity under replace-one (DESIGN.md Sec. 1):
+// divided by its sensitivity under replace-one (one record replaced; ?dpglmnet):
 //  * gaussian: sd / L2 sensitivity z; one run is exactly (1/z)-GDP (Dong,
 //    Roth & Su 2022) and (alpha / 2z^2)-RDP; subsampled runs (Poisson, or
 //    fixed size without replacement) use the RDP bounds of rdp_accountant.h;
@@ -25,7 +25,7 @@
 //    in RDP (Mironov 2017, Prop. 1), converted as Balle et al. (2020);
 //  * "basic": Laplace and exponential by basic composition, Gaussian in RDP.
 // Pure parts add to the Gaussian part by basic composition, which holds for
-// any two mechanisms (DESIGN.md Sec. 2).
+// any two mechanisms (Dwork & Roth 2014, Theorem 3.16).
 //
 // Parallel composition: a row with part k > 0 reads only the records of part
 // k of a split drawn independently of the data. Replacing one record changes

@@ -11,7 +11,7 @@
 //     scale beta (noisy_max.h: the exponential mechanism);
 //  3. b <- (1 - gamma_t) b + gamma_t v, gamma_t = 2 / (t + 2 + t0).
 //
-// Sensitivity of the utilities under replace-one (DESIGN.md Sec. 1): record
+// Sensitivity of the utilities under replace-one (one record replaced): record
 // i enters g_j only through the term c_ij = clamp(d_i x_ij, -C, C) / n,
 // |c_ij| <= C / n. Replacing record i by i' changes g_j by (c_i'j - c_ij),
 // at most 2C / n in absolute value, for every j at once (the other records'

@@ -24,7 +24,7 @@
 // in frank_wolfe.h). The intercept moves at each leaf by b0 <- b0 - step
 // (v0 + Laplace(lambda0_t)).
 //
-// Constants (replace-one, DESIGN.md Sec. 1):
+// Constants (replace-one: one record replaced):
 //  * L: every per-record term (gradient at the root, correction at a right
 //    child) is clamped coordinate-wise to C, so ||term||_inf <= C: the
 //    Lipschitz constant w.r.t. ||.||_1 of Theorem 6 is L = C. Replacing a
