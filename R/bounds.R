@@ -197,3 +197,57 @@ fit_x_interval <- function(settings, p) {
   bound <- rep_len(as.double(bound), p)
   list(lower = -bound, upper = bound)
 }
+
+# The public bound on a gaussian response (`y.bound`): one number b, the
+# interval [-b, b] (as before intervals), or c(lower, upper). The same
+# representation and the same argument as for x: y is clamped to
+# [lower, upper] (a per-record map, free for privacy); whatever needs a
+# magnitude bound on |y| (the clip's derivative bound, the cv loss bound,
+# the diagnostics' response scale) reads the envelope max(|lower|, |upper|),
+# valid for the clamped y; the standardization's moments of y follow the
+# interval's width (R/standardize.R). A symmetric b gives lower = -b,
+# upper = b, envelope = b exactly: the same fits, bit for bit.
+# Returns NULL or list(lower, upper, envelope), each a single double.
+check_y_bound <- function(y.bound) {
+  if (is.null(y.bound)) return(NULL)
+  arg <- "y.bound"
+  if (!is.numeric(y.bound) || is.object(y.bound)) {
+    dpglmnet_abort(arg, sprintf(paste(
+      "must be a positive number b (the interval [-b, b]) or an interval",
+      "c(lower, upper), not %s."), class(y.bound)[1L]))
+  }
+  if (!length(y.bound) %in% c(1L, 2L)) {
+    dpglmnet_abort(arg, sprintf(paste(
+      "must have length 1 (a bound b: |y_i| <= b) or 2 (an interval",
+      "c(lower, upper)), not %d."), length(y.bound)))
+  }
+  if (length(y.bound) == 1L) {
+    b <- check_numeric(unname(y.bound), arg, lower = 1e-100, upper = max_x_bound)
+    return(list(lower = -b, upper = b, envelope = b))
+  }
+  y.bound <- as.double(unname(y.bound))
+  if (anyNA(y.bound)) dpglmnet_abort(arg, "must not contain NA or NaN.")
+  if (any(!is.finite(y.bound))) dpglmnet_abort(arg, "must be finite.")
+  if (any(abs(y.bound) > max_x_bound)) {
+    dpglmnet_abort(arg, sprintf("must lie in [-%s, %s].", format(max_x_bound),
+                                format(max_x_bound)))
+  }
+  if (!(y.bound[2L] - y.bound[1L] >= min_x_width)) {
+    dpglmnet_abort(arg, sprintf(paste(
+      "as an interval c(lower, upper) must have lower < upper, not c(%s, %s)."),
+      format(y.bound[1L]), format(y.bound[2L])))
+  }
+  list(lower = y.bound[1L], upper = y.bound[2L],
+       envelope = max(abs(y.bound[1L]), abs(y.bound[2L])))
+}
+
+# The clamp [lower, upper] of a fit's gaussian response: list(lower, upper),
+# or NULL without y.bound. Fits made before intervals hold only the
+# symmetric `y.bound`.
+fit_y_interval <- function(settings) {
+  if (!is.null(settings$y.lower)) {
+    return(list(lower = settings$y.lower, upper = settings$y.upper))
+  }
+  if (is.null(settings$y.bound)) return(NULL)
+  list(lower = -settings$y.bound, upper = settings$y.bound)
+}

@@ -72,7 +72,8 @@ default_loss_bound <- function(type.measure, fit, y.bound) {
   residual <- function() {
     y_sd <- fit$settings$standardization$y_sd
     # 2 s_y with s_y the released (private) scale of y when the path
-    # standardized it; else the public y.bound
+    # standardized it; else the public y.bound (for an interval its envelope
+    # max(|lower|, |upper|), which bounds |y| of the clamped response)
     if (!is.null(y_sd) && !identical(y_sd, 1)) 2 * y_sd else y.bound
   }
   bound <- switch(type.measure,

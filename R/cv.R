@@ -281,7 +281,10 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
     fit <- call_dpglmnet(x_train, y_train, c(arguments, list(
       epsilon = budget$path, delta = delta, rng = rng)))
     if (is.null(loss.bound)) {
-      loss.bound <- default_loss_bound(type.measure, fit, given("y.bound"))
+      # (the fit's y.bound: the envelope max(|lower|, |upper|) of an
+      # interval, a magnitude bound on the clamped y, not the argument as
+      # given, which may be c(lower, upper))
+      loss.bound <- default_loss_bound(type.measure, fit, fit$settings$y.bound)
     }
     loss.bound <- min(loss.bound, natural_loss_bound(type.measure, family))
     curve <- if (length(fit$lambda) < 2L) {

@@ -233,11 +233,21 @@
 #'   list as above, or a 2-column matrix with rows named by column), or one
 #'   value for all numeric columns; dummy columns of factors get the interval
 #'   \[0, 1\] (see Section Data frames and formulas).
-#' @param y.bound Public bound on \eqn{|y_i|} (gaussian), in \[1e-100,
-#'   1e100\]: `y` is clamped to it, so the fit models the clamped response
-#'   (an intercept cannot pass the bound). The fit warns when the released
-#'   ranges of y lie at the bound (standardized y) or the path's intercepts
-#'   agree on a level within 10% of it (otherwise).
+#' @param y.bound Public bound on `y` (gaussian): one number `b`
+#'   (\eqn{|y_i| \le b}, the interval \[-b, b\]), in \[1e-100, 1e100\], or
+#'   an interval `c(lower, upper)` (\eqn{l \le y_i \le u}; finite, within
+#'   \[-1e100, 1e100\], lower < upper), e.g. `c(0, 5e5)` for a price. `y` is
+#'   clamped to it, so the fit models the clamped response (an intercept
+#'   cannot pass the bound). The private standardization reads y over the
+#'   interval (its mean's sensitivity is the width \eqn{(u - l) / n}), while
+#'   whatever needs a bound on \eqn{|y_i|} (the clip's default search, the
+#'   default `loss.bound` of [cv.dpglmnet()], the diagnostics) uses the
+#'   envelope `max(abs(lower), abs(upper))`, stored as `settings$y.bound`
+#'   (the interval as `settings$y.lower`, `settings$y.upper`). `b` and
+#'   `c(-b, b)` give the same fit. The fit warns when the released ranges of
+#'   y lie at the bound (standardized y) or the path's intercepts agree on a
+#'   level within 10% of the interval's half-width of one of its ends
+#'   (otherwise).
 #' @param rng Noise source: `"seeded"` (default) draws from a fast generator
 #'   (xoshiro256++) seeded from R's RNG, so `set.seed()` reproduces a fit.
 #'   The price: anyone who can learn or guess R's seed (a published script,
@@ -440,12 +450,15 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # as before intervals).
   x_interval <- check_x_bounds(x.bounds, p, colnames(x), is_sparse_x(x))
   x.bounds <- if (!is.null(x_interval)) x_interval$envelope
-  if (!is.null(y.bound)) {
-    if (family$name != "gaussian") {
-      dpglmnet_abort("y.bound", "applies to family = \"gaussian\" only.")
-    }
-    y.bound <- check_numeric(y.bound, "y.bound", lower = 1e-100, upper = 1e100)
+  if (!is.null(y.bound) && family$name != "gaussian") {
+    dpglmnet_abort("y.bound", "applies to family = \"gaussian\" only.")
   }
+  # list(lower, upper, envelope) or NULL (R/bounds.R): y is clamped to
+  # [lower, upper]; `y.bound` below is the envelope max(|lower|, |upper|), a
+  # magnitude bound on the clamped y, for everything that reads a bound on
+  # |y| (a symmetric b: [-b, b], envelope b, the same problem as before).
+  y_interval <- check_y_bound(y.bound)
+  y.bound <- if (!is.null(y_interval)) y_interval$envelope
   l1 <- check_l1_arguments(solver, l1.radius, alpha, lambda, lower.limits,
                            upper.limits, penalty.factor, nlambda)
   nlambda <- l1$nlambda
@@ -482,7 +495,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     # x is read through the transform (clamped to the interval of x.bounds)
     # by the core, without a copy; the clamped values are bounded in
     # magnitude by the envelope `value_bounds` (= x.bounds below).
-    x = x, y = clamp_response(response$y, y.bound),
+    x = x, y = clamp_response(response$y, y_interval$lower, y_interval$upper),
     transform = list(lower = x_interval$lower, upper = x_interval$upper,
                      center = NULL, scale = NULL),
     value_bounds = x.bounds,
@@ -502,7 +515,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     batch.size = if (uses_batch) as.integer(batch.size),
     selection = selection, smoothness = smoothness,
     smoothness.budget = smoothness.budget, clip.budget = clip.budget, x.bounds = x.bounds,
-    y.bound = y.bound, rng = rng, trace.it = as.integer(trace.it),
+    y.bound = y.bound, y.lower = y_interval$lower, y.upper = y_interval$upper, rng = rng, trace.it = as.integer(trace.it),
     threads = dpglmnet_threads(),
     variable_names = variable_names(x)
   )
@@ -553,8 +566,9 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
 }
 
 # Clamping each record to public bounds is a per-record map: free for privacy.
-clamp_response <- function(y, bound) {
-  if (is.null(bound)) y else pmax(pmin(y, bound), -bound)
+# A gaussian y is clamped to its public interval [lower, upper] (y.bound).
+clamp_response <- function(y, lower, upper) {
+  if (is.null(lower)) y else pmax(pmin(y, upper), lower)
 }
 
 # The p x nlambda dense path as a dgCMatrix, built directly from the stored

@@ -30,6 +30,12 @@ print.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
   cat(wrap_text(paste("Privacy:", format_privacy_line(x$privacy))), sep = "\n")
   noise <- coefficient_noise_text(x)
   if (!is.null(noise)) cat(wrap_text(paste("Noise:", noise)), sep = "\n")
+  y_interval <- fit_y_interval(x$settings)
+  if (!is.null(y_interval) && y_interval$lower != -y_interval$upper) {
+    cat(sprintf("Response: y clamped to its public interval [%s, %s] (`y.bound`)\n",
+                format(y_interval$lower, digits = digits),
+                format(y_interval$upper, digits = digits)))
+  }
   cat("\n")
   if (is_radius_path(x)) {
     cat("Path over l1 radii (stored in `lambda`; `s` in coef/predict is a radius)\n")
@@ -107,8 +113,9 @@ noise_meaning <- function(object) {
 #' @return An object of class `"summary.dpglmnet"`: the call, family,
 #'   dimensions, solver settings, the full privacy ledger, `columns` (the
 #'   per-column table, `NULL` without standardization or noise figures),
-#'   `response` (the released clamp, mean and sd of a standardized `y`) and
-#'   the path.
+#'   `response` (the bound, mean and sd of a standardized `y`; with an
+#'   interval `y.bound`, also its ends `bound_lower`, `bound_upper`) and the
+#'   path.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(300 * 3), 300, 3, dimnames = list(NULL, c("a", "b", "c")))
@@ -137,7 +144,20 @@ standardization_tables <- function(object) {
   noise <- coefficient_noise_by_column(object)
   names <- rownames(object$beta)
   p <- length(names)
-  if (is.null(r) && is.null(noise)) return(list(columns = NULL, response = NULL))
+  response <- NULL
+  y_interval <- fit_y_interval(s)
+  asymmetric_y <- !is.null(y_interval) && y_interval$lower != -y_interval$upper
+  if (!is.null(r) && !identical(r$y_sd, 1)) {
+    response <- data.frame(row.names = "y", bound = s$y.bound, mean = r$y_mean, sd = r$y_sd)
+  } else if (asymmetric_y) {
+    response <- data.frame(row.names = "y", bound = s$y.bound)
+  }
+  # a public interval other than [-y.bound, y.bound]: shown as it was given
+  if (asymmetric_y) {
+    response$bound_lower <- y_interval$lower
+    response$bound_upper <- y_interval$upper
+  }
+  if (is.null(r) && is.null(noise)) return(list(columns = NULL, response = response))
   columns <- data.frame(row.names = names, check.names = FALSE,
                         bound = if (is.null(s$x.bounds)) rep(NA_real_, p) else s$x.bounds)
   interval <- fit_x_interval(s, p)
@@ -155,10 +175,6 @@ standardization_tables <- function(object) {
     columns$constant <- r$x_constant
   }
   if (!is.null(noise)) columns$noise_sd <- unname(noise)
-  response <- NULL
-  if (!is.null(r) && !identical(r$y_sd, 1)) {
-    response <- data.frame(row.names = "y", bound = s$y.bound, mean = r$y_mean, sd = r$y_sd)
-  }
   list(columns = columns, response = response)
 }
 
@@ -205,7 +221,9 @@ print.summary.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), 
     print(signif_table(x$columns, digits))
   }
   if (!is.null(x$response)) {
-    cat("\nResponse (released mean and sd of y clamped to its bound):\n")
+    cat(if (is.null(x$response$sd)) {
+      "\nResponse (y clamped to its interval [bound_lower, bound_upper]):\n"
+    } else "\nResponse (released mean and sd of y clamped to its bound):\n")
     print(signif_table(x$response, digits))
   }
   cat("\nPath:\n")

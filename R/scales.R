@@ -192,6 +192,8 @@ release_scales <- function(problem, z, path_releases) {
   if (quantile_clip) {
     # A public bound on |l'(0, y_i)|: 1 for binomial, the bound of y as the
     # solver reads it for gaussian (y clamped to y.bound, then standardized).
+    # With an interval, y.bound is its envelope max(|lower|, |upper|): y is
+    # clamped to [lower, upper], so |y| <= y.bound and |y - m| <= y.bound + |m|.
     # Without y.bound, y has no public bound: the search then spans 10^-6 to
     # 10^6 times the bound of x (resolution factor 1.11 in 8 steps).
     unbounded <- problem$family == "gaussian" && is.null(problem$y.bound)

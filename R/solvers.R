@@ -117,7 +117,10 @@ fit_private_path <- function(problem) {
          penalty.factor = problem$penalty.factor,
          lower.limits = problem$lower.limits, upper.limits = problem$upper.limits,
          x.bounds = problem$x.bounds, x.lower = problem$x.lower, x.upper = problem$x.upper,
-         y.bound = problem$y.bound,
+         # (y.bound: the envelope max(|lower|, |upper|) of y's interval, which
+         # code reading a magnitude bound on |y| uses; y.lower, y.upper: the
+         # interval y was clamped to)
+         y.bound = problem$y.bound, y.lower = problem$y.lower, y.upper = problem$y.upper,
          path_parameter = if (by_radius) "radius" else "lambda"),
     settings_scaled)
   diagnose_bounds(path, settings, problem, ledger)
@@ -160,7 +163,9 @@ diagnose_path <- function(fitted, lambda, problem, settings) {
   # Unstandardized with public bounds: a coefficient times its column's
   # bound is the most it moves a record's linear predictor; 1000 times the
   # response's bound (gaussian with y.bound; 1 on the logit scale) is
-  # divergence or noise, not a model.
+  # divergence or noise, not a model. (y.bound is the envelope
+  # max(|lower|, |upper|) of an interval: |y| of the clamped response is at
+  # most it.)
   response_scale <- if (problem$family == "binomial") 1 else problem$y.bound
   if (!standardized && is.finite(problem$epsilon) && !is.null(problem$x.bounds) &&
       !is.null(response_scale)) {
@@ -229,8 +234,9 @@ diagnose_path <- function(fitted, lambda, problem, settings) {
 # - `y.bound` (gaussian, when the fit did not standardize y: the private
 #   standardization of y says it from its own releases, R/standardize.R):
 #   the median of the released intercepts along the path, within 10% of the
-#   bound, when they agree (their median absolute deviation, a public
-#   estimate of their noise, at most 30% of the bound, and at least 3 of
+#   half-width of y's interval of one of its ends (of the bound, for
+#   [-y.bound, y.bound]), when they agree (their median absolute deviation, a
+#   public estimate of their noise, at most 30% of the envelope, and at least 3 of
 #   them in a private fit). Measured on N(0, 1) data with y.bound 6, epsilon = 1,
 #   unstandardized: the intercepts are noise of the size of the bound up to
 #   n = 100 (no warning in 40 fits), and the warning comes in 9 of 10 fits
@@ -257,17 +263,27 @@ diagnose_bounds <- function(path, settings, problem, ledger) {
   y_scaled <- !is.null(r) && !identical(r$y_sd, 1)
   if (problem$family == "gaussian" && !is.null(problem$y.bound) && problem$intercept &&
       !y_scaled) {
+    # y's interval [lower, upper] ([-y.bound, y.bound] when symmetric): a
+    # median intercept within 10% of the half-width h of one of its ends (or
+    # beyond it), with a spread of at most 30% of the envelope y.bound (the
+    # intercepts' noise follows the clip, which reads the envelope: R/scales.R)
+    # (for [-b, b]: |centre| >= 0.9 b, mad <= 0.3 b, as before intervals)
+    lower <- if (is.null(problem$y.lower)) -problem$y.bound else problem$y.lower
+    upper <- if (is.null(problem$y.upper)) problem$y.bound else problem$y.upper
+    half <- (upper - lower) / 2
     a0 <- path$a0[is.finite(path$a0)]
     centre <- if (length(a0)) stats::median(a0) else NA_real_
+    end <- if (isTRUE(centre >= (lower + upper) / 2)) upper else lower
     near <- length(a0) >= (if (is.finite(problem$epsilon)) 3L else 1L) &&
-      abs(centre) >= 0.9 * problem$y.bound &&
+      (if (end == upper) centre >= upper - 0.1 * half else centre <= lower + 0.1 * half) &&
       stats::mad(a0) <= 0.3 * problem$y.bound
     if (isTRUE(near)) {
       dpglmnet_warn(sprintf(paste(
         "`y.bound` may be too small: the median intercept along the path is %.4g,",
-        "near the bound %g, so many records were probably clamped to it. The fit",
-        "models the clamped response (its level cannot pass the bound); give a",
-        "`y.bound` that covers the response."), centre, problem$y.bound))
+        "near the %s end %g of y's interval, so many records were probably clamped",
+        "to it. The fit models the clamped response (its level cannot pass the",
+        "bound); give a `y.bound` that covers the response."), centre,
+        if (end == upper) "upper" else "lower", end))
     }
   }
   b <- problem$x.bounds

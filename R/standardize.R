@@ -1,8 +1,8 @@
 # Private standardization: the private counterpart of glmnet's
 # standardize = TRUE. With public bounds, the column means and second moments
-# of x clamped to `x.bounds` (and of a gaussian y clamped to `y.bound`) are
-# released with Gaussian noise at the fit's calibrated noise level, charged
-# to the ledger like every other release. The solver then runs on
+# of x clamped to `x.bounds` (and of a gaussian y clamped to the interval of
+# `y.bound`) are released with Gaussian noise at the fit's calibrated noise
+# level, charged to the ledger like every other release. The solver then runs on
 #   x~_ij = (clamp(x_ij) - c_j) s_j,   y~_i = (clamp(y_i) - m_y) / s_y
 # (the core applies the transform as it reads x, no copy), and the path is
 # mapped back to the original scale, as glmnet does. Everything below the
@@ -210,8 +210,12 @@ standardize_problem <- function(problem, z, path_releases) {
   if (plan$scale_y) {
     y_plan <- plan
     y_plan$sparse <- FALSE
-    ys <- release_column_scales(matrix(y, ncol = 1L), -problem$y.bound, problem$y.bound,
-                                y_plan,
+    # y (clamped to its public interval [y.lower, y.upper], R/bounds.R) is
+    # read through that interval, like a column of x: its histograms and
+    # moments, and their sensitivities, follow the interval's width.
+    y_lower <- if (is.null(problem$y.lower)) -problem$y.bound else problem$y.lower
+    y_upper <- if (is.null(problem$y.upper)) problem$y.bound else problem$y.upper
+    ys <- release_column_scales(matrix(y, ncol = 1L), y_lower, y_upper, y_plan,
                                 if (plan$ranges) noise_y else 0, noise_y, problem$rng)
     if (!is.null(ys$lower)) y <- pmin(pmax(y, ys$lower), ys$upper)
     y_mean <- if (problem$intercept) ys$mean else 0

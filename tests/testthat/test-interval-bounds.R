@@ -239,3 +239,177 @@ test_that("summary() shows the public intervals", {
   expect_equal(cols$bound, rep(90, 3))
   expect_output(print(summary(fit)), "bound_lower")
 })
+
+# y.bound as an interval c(lower, upper) (issue 18, "likewise for y"): y is
+# clamped to [lower, upper], its standardization moments follow the width,
+# magnitude bounds read the envelope max(|lower|, |upper|).
+
+y_interval_data <- function(n = 300, seed = 21) {
+  set.seed(seed)
+  x <- matrix(runif(n * 3, -3, 3), n, 3)
+  y <- 150 + drop(x %*% c(5, -3, 2)) + rnorm(n, sd = 5)
+  list(x = x, y = y)
+}
+
+test_that("y.bound = b and c(-b, b) give the same fit, bit for bit", {
+  d <- interval_data()
+  forms <- list(5, c(-5, 5), c(-5L, 5L))
+  fits <- lapply(forms, function(b) {
+    set.seed(5)
+    dpglmnet(d$x, d$y, epsilon = Inf, x.bounds = 3, y.bound = b, lambda = c(0.1, 0.01))
+  })
+  for (f in fits[-1]) {
+    expect_identical(f$beta, fits[[1]]$beta)
+    expect_identical(f$a0, fits[[1]]$a0)
+    expect_identical(f$settings$y.bound, 5)
+  }
+  # private fits, standardized and not: the same releases, the same noise
+  for (standardize in c(TRUE, FALSE)) {
+    private <- lapply(list(5, c(-5, 5)), function(b) {
+      set.seed(6)
+      quiet_fit(dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 3, y.bound = b, nlambda = 3,
+                         standardize = standardize))
+    })
+    expect_identical(private[[1]]$beta, private[[2]]$beta)
+    expect_identical(private[[1]]$a0, private[[2]]$a0)
+    expect_identical(private[[1]]$settings$standardization,
+                     private[[2]]$settings$standardization)
+    expect_identical(private[[1]]$privacy, private[[2]]$privacy)
+  }
+  expect_equal(c(fits[[2]]$settings$y.lower, fits[[2]]$settings$y.upper), c(-5, 5))
+})
+
+test_that("a response in [100, 200]: the interval fit is glmnet's on the clamped response", {
+  skip_if_not_installed("glmnet")
+  d <- y_interval_data()
+  d$y[1:5] <- 250   # beyond the interval: clamped to 200
+  d$y[6:10] <- 20   # clamped to 100
+  clamped <- pmin(pmax(d$y, 100), 200)
+  lambda <- c(1, 0.1)
+  for (standardize in c(TRUE, FALSE)) {
+    set.seed(3)
+    fit <- dpglmnet(d$x, d$y, epsilon = Inf, x.bounds = 3, y.bound = c(100, 200),
+                    lambda = lambda, standardize = standardize, passes = 200)
+    ref <- glmnet::glmnet(d$x, clamped, lambda = lambda, standardize = standardize,
+                          thresh = 1e-14)
+    expect_equal(as.matrix(coef(fit)), as.matrix(coef(ref)), tolerance = 1e-5,
+                 ignore_attr = TRUE)
+  }
+  expect_equal(fit$settings$y.bound, 200)  # the envelope
+  expect_equal(c(fit$settings$y.lower, fit$settings$y.upper), c(100, 200))
+})
+
+test_that("y's standardization moments have noise from the interval's width", {
+  d <- y_interval_data()
+  n <- nrow(d$x)
+  # the noise sds the standardization passes to the core, per call
+  seen <- new.env()
+  trace(".column_moments_cpp", where = asNamespace("dpglmnet"), print = FALSE,
+        tracer = bquote(assign("calls", c(get("calls", .(seen)), list(list(
+          p = ncol(x), mean_sd = settings$mean_sd, second_sd = settings$second_sd))),
+          envir = .(seen))))
+  on.exit(untrace(".column_moments_cpp", where = asNamespace("dpglmnet")), add = TRUE)
+  released <- function(bound) {
+    seen$calls <- list()
+    set.seed(4)
+    fit <- quiet_fit(dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 3, y.bound = bound,
+                              lambda = 0.01, passes = 1))
+    rows <- fit$privacy$mechanisms
+    y_rows <- grepl("of y, clamped", rows$mechanism, fixed = TRUE)
+    expect_equal(sum(y_rows), 2L)
+    # no histograms at this n: y is read over the public interval
+    expect_false(any(grepl("ranges of y", rows$mechanism, fixed = TRUE)))
+    y_call <- Filter(function(k) k$p == 1L, seen$calls)
+    expect_length(y_call, 1L)
+    list(z = unique(rows$noise_multiplier[y_rows]), call = y_call[[1L]])
+  }
+  interval <- released(c(100, 200))
+  # by hand: noise multiplier x sensitivity, width / n for the mean and
+  # (width / 2)^2 / n for the second moment about the midpoint
+  expect_length(interval$z, 1L)
+  expect_equal(interval$call$mean_sd, interval$z * (200 - 100) / n)
+  expect_equal(interval$call$second_sd, interval$z * 50^2 / n)
+  # the symmetric envelope [-200, 200] has 4 and 16 times the noise
+  symmetric <- released(200)
+  expect_equal(symmetric$z, interval$z)
+  expect_equal(symmetric$call$mean_sd, symmetric$z * 400 / n)
+  expect_equal(symmetric$call$second_sd, symmetric$z * 200^2 / n)
+})
+
+test_that("bad y.bound values are errors naming y.bound, before any computation", {
+  d <- y_interval_data(n = 50)
+  bad <- list(c(200, 100), c(100, 100), c(NA, 1), c(-Inf, 1), c(0, Inf), c(1, 2, 3),
+              numeric(0), "5", c("1", "2"), list(1, 2), -1, 0, NA, Inf, c(0, 1e101),
+              matrix(c(1, 2, 3, 4), 2), factor(1))
+  for (b in bad) {
+    expect_dpglmnet_error(dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 3, y.bound = b),
+                          "`y.bound`")
+  }
+  yb <- as.numeric(d$y > 150)
+  expect_dpglmnet_error(dpglmnet(d$x, yb, family = "binomial", epsilon = 1, x.bounds = 3,
+                                 y.bound = c(0, 1)), "`y.bound`")
+})
+
+test_that("y is clamped to its interval, and a response beyond it is reported", {
+  # a response far above the interval: the existing warnings say so
+  # (unstandardized at epsilon = 1, the intercepts' noise follows the
+  # envelope 200: they agree at n = 20000, in 6 of 10 fits at n = 2000)
+  for (settings in list(list(epsilon = 1, n = 2000),
+                        list(epsilon = Inf, standardize = FALSE, n = 2000),
+                        list(epsilon = 1, standardize = FALSE, n = 20000))) {
+    d <- y_interval_data(n = settings$n)
+    settings$n <- NULL
+    set.seed(1)
+    seen <- dpglmnet_warnings(do.call(dpglmnet, c(list(x = d$x, y = d$y + 1000, x.bounds = 3,
+                                                       y.bound = c(100, 200)), settings)))
+    expect_true(any(grepl("`y.bound` may be too small", seen, fixed = TRUE)),
+                label = paste(names(settings), settings, collapse = ", "))
+  }
+  # and far below it, at the lower end
+  d <- y_interval_data(n = 2000)
+  set.seed(1)
+  seen <- dpglmnet_warnings(dpglmnet(d$x, d$y - 1000, epsilon = Inf, x.bounds = 3,
+                                     y.bound = c(100, 200), standardize = FALSE,
+                                     lambda = 0.1))
+  expect_true(any(grepl("near the lower end 100", seen, fixed = TRUE)))
+  # a response inside the interval: nothing of the kind (its level, 150, is
+  # far from 0.9 of the envelope and from the ends)
+  for (settings in list(list(epsilon = 1), list(epsilon = 1, standardize = FALSE))) {
+    set.seed(1)
+    seen <- dpglmnet_warnings(do.call(dpglmnet, c(list(x = d$x, y = d$y, x.bounds = 3,
+                                                       y.bound = c(100, 200)), settings)))
+    expect_false(any(grepl("y.bound` may", seen, fixed = TRUE)))
+  }
+  # the fit at epsilon = Inf is the fit of the clamped response
+  set.seed(2)
+  y <- d$y
+  y[1:100] <- 500
+  a <- quiet_fit(dpglmnet(d$x, y, epsilon = Inf, x.bounds = 3, y.bound = c(100, 200),
+                          lambda = 0.1))
+  set.seed(2)
+  b <- quiet_fit(dpglmnet(d$x, pmin(y, 200), epsilon = Inf, x.bounds = 3,
+                          y.bound = c(100, 200), lambda = 0.1))
+  expect_identical(a$beta, b$beta)
+  expect_identical(a$a0, b$a0)
+})
+
+test_that("print() and summary() show an asymmetric y.bound; cv's loss bound uses the envelope", {
+  d <- y_interval_data()
+  set.seed(1)
+  fit <- quiet_fit(dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 3, y.bound = c(100, 200),
+                            nlambda = 2))
+  expect_output(print(fit), "y clamped to its public interval [100, 200]", fixed = TRUE)
+  response <- summary(fit)$response
+  expect_equal(c(response$bound, response$bound_lower, response$bound_upper), c(200, 100, 200))
+  expect_output(print(summary(fit)), "bound_lower")
+  set.seed(1)
+  symmetric <- quiet_fit(dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 3, y.bound = 200,
+                                  nlambda = 2))
+  expect_false(any(grepl("public interval", capture.output(print(symmetric)))))
+  expect_null(summary(symmetric)$response$bound_lower)
+  # unstandardized: the default validation loss bound is the envelope squared
+  set.seed(1)
+  cvfit <- quiet_fit(cv.dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 3, y.bound = c(100, 200),
+                                 standardize = FALSE, nlambda = 3))
+  expect_equal(cvfit$loss.bound, 200^2)
+})
