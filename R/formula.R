@@ -98,6 +98,22 @@ frame_design <- function(values) {
     stats::model.frame(terms, data, na.action = stats::na.pass, drop.unused.levels = FALSE),
     error = function(e) dpglmnet_abort(frame_arg, sprintf(
       "could not be read through the formula: %s", conditionMessage(e))))
+  # A term whose prediction variables differ from its variables (scale(),
+  # and any makepredictcall() method) stores constants computed from all the
+  # records (scale(age) keeps the exact mean and sd of age): they would leave
+  # the fit outside the ledger, and the term is no per-record map. Refused.
+  frame_terms <- attr(frame, "terms")
+  if (!is.null(attr(frame_terms, "predvars")) &&
+      !identical(attr(frame_terms, "predvars"), attr(frame_terms, "variables"))) {
+    variables <- vapply(as.list(attr(frame_terms, "variables"))[-1L], deparse1, "")
+    predvars <- vapply(as.list(attr(frame_terms, "predvars"))[-1L], deparse1, "")
+    changed <- variables[variables != predvars]
+    dpglmnet_abort("x", sprintf(paste(
+      "has term%s %s computed from all the records (as scale() is): the",
+      "constants it keeps are statistics of the data, which a private fit must",
+      "not hold. Give per-record transformations only (log(x), x^2, I(x / 100))."),
+      if (length(changed) > 1L) "s" else "", paste0("`", changed, "`", collapse = ", ")))
+  }
   response <- if (frame_arg == "data") attr(terms, "response") else 0L
   predictors <- setdiff(seq_along(frame), response)
   check_frame_columns(frame[predictors], frame_arg)

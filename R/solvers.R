@@ -297,6 +297,13 @@ diagnose_bounds <- function(path, settings, problem, ledger) {
   share <- NULL
   if (!is.null(r$x_mean) && !is.null(r$x_sd)) {
     share <- ((r$x_mean - mid)^2 + r$x_sd^2) / half^2
+    # An asymmetric interval is public schema ([0, 1] for a dummy, [18, 90]
+    # for an age): values at both of its ends are the data (every 0/1 dummy
+    # would warn), not a sign of clamping; nearly all at one end is, except
+    # at a lower end 0, a natural floor (counts, amounts, a rare dummy).
+    position <- (r$x_mean - problem$x.lower) / (problem$x.upper - problem$x.lower)
+    one_end <- position >= 0.95 | (position <= 0.05 & problem$x.lower != 0)
+    share[!symmetric] <- ifelse(one_end[!symmetric], 1, 0)
   } else if (!is.null(settings$smoothness_values) &&
              isTRUE(settings$smoothness %in% c("private", "private (quantile)",
                                                "exact", "exact (quantile)"))) {

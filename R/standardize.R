@@ -164,7 +164,9 @@ release_column_scales <- function(x, public_lower, public_upper, plan, noise_ran
                      center = NULL, scale = NULL),
     mean_sd = mean_noise,
     second_sd = second_noise,
-    lower = if (!plan$sparse) lower, upper = if (!plan$sparse) upper,
+    # the released clamp for sparse x too (it holds 0, so the implicit zeros
+    # are unchanged): the noise below is set for it
+    lower = lower, upper = upper,
     shift = if (bounded && !plan$sparse) shift, seed = draw_seed(), secure = secure))
   scale <- standardization_scale(moments$mean, moments$second, reach, second_noise,
                                  mean_noise, sds = constant_threshold(p))

@@ -413,3 +413,52 @@ test_that("print() and summary() show an asymmetric y.bound; cv's loss bound use
                                  standardize = FALSE, nlambda = 3))
   expect_equal(cvfit$loss.bound, 200^2)
 })
+
+test_that("sparse x: the moments read the released clamp, so one record moves them by the noise only", {
+  set.seed(7)
+  n <- 20000
+  x <- Matrix::rsparsematrix(n, 2, density = 0.3, rand.x = function(k) runif(k, 0, 1))
+  x <- methods::as(x, "CsparseMatrix")
+  y <- as.numeric(x %*% c(1, -1)) + rnorm(n)
+  neighbour <- x
+  neighbour[which(x[, 1] != 0)[1], 1] <- 1000  # one record replaced, at the public bound
+  fit_on <- function(x) {
+    set.seed(1)
+    muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 1, x.bounds = 1000, y.bound = 10,
+                                      lambda = 0.01, passes = 1))
+  }
+  a <- fit_on(x)$settings$standardization
+  b <- fit_on(neighbour)$settings$standardization
+  # same seed, same released clamp: the column's released sd barely moves
+  # (it moved from 0.44 to 7 when the moments read x clamped to the public
+  # bound only, with noise set for the released clamp)
+  expect_equal(a$x_upper, b$x_upper)
+  expect_lt(abs(b$x_sd[1] - a$x_sd[1]), 0.05)
+})
+
+test_that("formula terms computed from all the records (scale()) are refused", {
+  set.seed(2)
+  df <- data.frame(age = runif(300, 18, 90), g = factor(sample(c("a", "b"), 300, TRUE)))
+  df$y <- df$age / 50 + rnorm(300)
+  expect_dpglmnet_error(dpglmnet(y ~ scale(age) + g, data = df, epsilon = 1,
+                                 x.bounds = list(age = c(18, 90)), y.bound = 10),
+                        "`x`")
+  # per-record maps are fine
+  fit <- muffle_dpglmnet_warnings(dpglmnet(y ~ log(age) + g, data = df, epsilon = Inf))
+  expect_s3_class(fit, "dpglmnet")
+})
+
+test_that("factor dummies on [0, 1] do not warn that x.bounds may be too small", {
+  set.seed(5)
+  n <- 5000
+  df <- data.frame(age = runif(n, 18, 90), g = factor(sample(c("a", "b", "c"), n, TRUE)))
+  df$y <- df$age / 30 + (df$g == "b") - (df$g == "c") + rnorm(n)
+  seen <- dpglmnet_warnings(dpglmnet(y ~ age + g, data = df, epsilon = 1,
+                                     x.bounds = list(age = c(18, 90)), y.bound = c(-5, 10)))
+  expect_false(any(grepl("`x.bounds` may be too small", seen, fixed = TRUE)))
+  # an age crammed at the top of its interval does warn
+  df$age <- pmin(df$age + 200, 90)
+  seen <- dpglmnet_warnings(dpglmnet(y ~ age + g, data = df, epsilon = 1,
+                                     x.bounds = list(age = c(18, 90)), y.bound = c(-5, 10)))
+  expect_true(any(grepl("`x.bounds` may be too small for column age", seen, fixed = TRUE)))
+})
