@@ -172,8 +172,15 @@ release_column_scales <- function(x, public_lower, public_upper, plan, noise_ran
                                  mean_noise, sds = constant_threshold(p))
   if (!plan$ranges && bounded) {
     # without histograms: nearly all of the released second moment at the
-    # bound, when its noise is small enough to say so (post-processing)
-    at_bound <- at_bound | (second_noise <= 0.1 * reach^2 & scale$second >= 0.9 * reach^2)
+    # bound, when its noise is small enough to say so (post-processing). An
+    # asymmetric interval is schema ([0, 1] for a dummy): values at both of
+    # its ends are the data, so there only a mean nearly at one end counts
+    # (not at a lower end 0, a natural floor), as in diagnose_bounds().
+    resolved <- second_noise <= 0.1 * reach^2
+    symmetric <- lower == -upper
+    position <- (scale$mean + shift - lower) / (upper - lower)
+    one_end <- position >= 0.95 | (position <= 0.05 & lower != 0)
+    at_bound <- at_bound | (resolved & ifelse(symmetric, scale$second >= 0.9 * reach^2, one_end))
   }
   list(lower = lower, upper = upper, mean = scale$mean + shift, sd = scale$sd,
        constant = scale$constant | few_values, at_bound = at_bound)

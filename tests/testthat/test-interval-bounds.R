@@ -462,3 +462,14 @@ test_that("factor dummies on [0, 1] do not warn that x.bounds may be too small",
                                      x.bounds = list(age = c(18, 90)), y.bound = c(-5, 10)))
   expect_true(any(grepl("`x.bounds` may be too small for column age", seen, fixed = TRUE)))
 })
+
+test_that("a rare dummy on [0, 1] without histograms is not said to sit at its bound", {
+  set.seed(11)
+  n <- 400
+  df <- data.frame(age = runif(n, 18, 90), rare = rbinom(n, 1, 0.02))
+  df$y <- 0.05 * df$age + 2 * df$rare + rnorm(n)
+  seen <- dpglmnet_warnings(dpglmnet(y ~ age + rare, data = df, epsilon = 1,
+                                     x.bounds = list(age = c(18, 90), rare = c(0, 1)),
+                                     y.bound = c(-5, 15)))
+  expect_false(any(grepl("may be too small", seen, fixed = TRUE)))
+})
