@@ -33,6 +33,30 @@
     .Call(`_dpglmnet_calibrate_cpp`, mechanisms, epsilon, delta, orders)
 }
 
+.noise_stream_cpp <- function(settings) {
+    .Call(`_dpglmnet_noise_stream_cpp`, settings)
+}
+
+.noise_gaussian_cpp <- function(stream, count) {
+    .Call(`_dpglmnet_noise_gaussian_cpp`, stream, count)
+}
+
+.noise_shuffle_cpp <- function(stream, order) {
+    .Call(`_dpglmnet_noise_shuffle_cpp`, stream, order)
+}
+
+.noise_index_cpp <- function(stream, bound) {
+    .Call(`_dpglmnet_noise_index_cpp`, stream, bound)
+}
+
+.column_ranges_from_counts_cpp <- function(counts, settings) {
+    .Call(`_dpglmnet_column_ranges_from_counts_cpp`, counts, settings)
+}
+
+.histogram_frame_cpp <- function(lower, upper) {
+    .Call(`_dpglmnet_histogram_frame_cpp`, lower, upper)
+}
+
 .exact_smoothness_cpp <- function(x, settings) {
     .Call(`_dpglmnet_exact_smoothness_cpp`, x, settings)
 }

@@ -77,6 +77,8 @@ check_numeric <- function(value, arg, lower = -Inf, upper = Inf,
 check_x <- function(x, arg = "x", min_rows = 2L) {
   # (cv.dpglmnet()'s parts: R/rows.R)
   if (inherits(x, "dpglmnet_rows")) return(check_record_subset(x, arg, min_rows))
+  # (a database table's columns: checked by db_table() and its fit, R/database.R)
+  if (inherits(x, "dpglmnet_db")) return(x)
   if (inherits(x, "sparseMatrix")) {
     x <- tryCatch(
       methods::as(methods::as(methods::as(x, "CsparseMatrix"), "generalMatrix"),
@@ -109,6 +111,7 @@ check_x <- function(x, arg = "x", min_rows = 2L) {
 # (R/family.R). Binomial labels come from a factor's levels, never from the
 # data, so no class count is revealed.
 check_y <- function(y, n, family) {
+  if (inherits(y, "dpglmnet_db_response")) return(check_database_response(y))
   if (is.matrix(y) && ncol(y) == 1L) y <- drop(y)
   if (is.matrix(y) || is.data.frame(y)) y <- response_matrix(y, n, family)
   if (length(y) != n) {

@@ -36,15 +36,22 @@ dpcd_solver <- list(
   },
   start_gradient = function(problem, setup, noise) {
     features <- seq_len(problem$p)
-    .dpcd_start_gradient_cpp(problem$x, problem$y, core_settings(
+    settings <- core_settings(
       problem, coordinate_step = setup$step[features],
-      coordinate_clip = setup$clip[features], noise_sd = noise[features]))
+      coordinate_clip = setup$clip[features], noise_sd = noise[features])
+    # a database table: the same release as one aggregate (R/database.R)
+    if (is_database_source(problem$x)) {
+      return(dpcd_start_gradient_db(problem$x, problem$y, settings))
+    }
+    .dpcd_start_gradient_cpp(problem$x, problem$y, settings)
   },
   path = function(problem, setup, noise, lambda) {
-    .dpcd_path_cpp(problem$x, problem$y, core_settings(
+    settings <- core_settings(
       problem, lambda = lambda, coordinate_step = setup$step,
       coordinate_clip = setup$clip, noise_sd = noise, passes = problem$passes,
-      selection = problem$selection, average = problem$average))
+      selection = problem$selection, average = problem$average)
+    if (is_database_source(problem$x)) return(dpcd_path_db(problem$x, problem$y, settings))
+    .dpcd_path_cpp(problem$x, problem$y, settings)
   },
   settings = function(problem, setup, noise, lambda = NULL) {
     list(selection = problem$selection, average = problem$average,

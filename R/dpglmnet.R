@@ -319,6 +319,9 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
   # Data frames and formulas are expanded to a matrix and come back here
   # (R/formula.R).
   if (is_frame_input(x)) return(fit_from_frame(match.call(), environment()))
+  # A database table (db_table(), R/database.R) comes back here with its
+  # source and response.
+  if (is_database_input(x)) return(fit_from_database(match.call(), environment()))
   if (!is.null(data)) {
     dpglmnet_abort("data", paste(
       "is for the formula interface (x a formula such as y ~ .); with a",
@@ -568,6 +571,7 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
 # Clamping each record to public bounds is a per-record map: free for privacy.
 # A gaussian y is clamped to its public interval [lower, upper] (y.bound).
 clamp_response <- function(y, lower, upper) {
+  if (inherits(y, "dpglmnet_db_response")) return(response_clamp(y, lower, upper))
   if (is.null(lower)) y else pmax(pmin(y, upper), lower)
 }
 

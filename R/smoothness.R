@@ -20,7 +20,7 @@ resolve_smoothness <- function(smoothness, x, curvature, epsilon, budget,
     list(source = source, values = values, laplace_epsilon = 0, laplace_scale = NULL)
   }
   exact <- function() {
-    .exact_smoothness_cpp(x, list(transform = transform, curvature = curvature))
+    exact_smoothness(x, list(transform = transform, curvature = curvature))
   }
   if (is.numeric(smoothness)) return(public("user", smoothness))
   switch(smoothness,

@@ -129,7 +129,7 @@ release_column_scales <- function(x, public_lower, public_upper, plan, noise_ran
   upper <- if (bounded) public_upper
   at_bound <- few_values <- rep(FALSE, p)
   if (plan$ranges) {
-    r <- .column_ranges_cpp(x, list(
+    r <- column_ranges(x, list(
       transform = list(lower = public_lower, upper = public_upper, center = NULL,
                        scale = NULL),
       lower = public_lower, upper = public_upper, levels = plan$levels, fine_bins = plan$fine_bins,
@@ -159,7 +159,7 @@ release_column_scales <- function(x, public_lower, public_upper, plan, noise_ran
   }
   second_noise <- noise_sd(reach^2 / n)
   mean_noise <- noise_sd(if (bounded) (upper - lower) / n else rep(Inf, p))
-  moments <- .column_moments_cpp(x, list(
+  moments <- column_moments(x, list(
     transform = list(lower = if (bounded) public_lower, upper = if (bounded) public_upper,
                      center = NULL, scale = NULL),
     mean_sd = mean_noise,
@@ -224,12 +224,12 @@ standardize_problem <- function(problem, z, path_releases) {
     # moments, and their sensitivities, follow the interval's width.
     y_lower <- if (is.null(problem$y.lower)) -problem$y.bound else problem$y.lower
     y_upper <- if (is.null(problem$y.upper)) problem$y.bound else problem$y.upper
-    ys <- release_column_scales(matrix(y, ncol = 1L), y_lower, y_upper, y_plan,
+    ys <- release_column_scales(response_column(y), y_lower, y_upper, y_plan,
                                 if (plan$ranges) noise_y else 0, noise_y, problem$rng)
-    if (!is.null(ys$lower)) y <- pmin(pmax(y, ys$lower), ys$upper)
+    if (!is.null(ys$lower)) y <- response_clamp(y, ys$lower, ys$upper)
     y_mean <- if (problem$intercept) ys$mean else 0
     y_sd <- ys$sd
-    y <- (y - y_mean) / y_sd
+    y <- response_scale(y, y_mean, y_sd)
     # (a spread within noise is not a sign of a small bound: at small n the
     # released counts are mostly noise)
     if (ys$at_bound) {

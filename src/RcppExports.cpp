@@ -114,6 +114,77 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// noise_stream_cpp
+SEXP noise_stream_cpp(List settings);
+RcppExport SEXP _dpglmnet_noise_stream_cpp(SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(noise_stream_cpp(settings));
+    return rcpp_result_gen;
+END_RCPP
+}
+// noise_gaussian_cpp
+NumericVector noise_gaussian_cpp(SEXP stream, int count);
+RcppExport SEXP _dpglmnet_noise_gaussian_cpp(SEXP streamSEXP, SEXP countSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type stream(streamSEXP);
+    Rcpp::traits::input_parameter< int >::type count(countSEXP);
+    rcpp_result_gen = Rcpp::wrap(noise_gaussian_cpp(stream, count));
+    return rcpp_result_gen;
+END_RCPP
+}
+// noise_shuffle_cpp
+IntegerVector noise_shuffle_cpp(SEXP stream, IntegerVector order);
+RcppExport SEXP _dpglmnet_noise_shuffle_cpp(SEXP streamSEXP, SEXP orderSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type stream(streamSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type order(orderSEXP);
+    rcpp_result_gen = Rcpp::wrap(noise_shuffle_cpp(stream, order));
+    return rcpp_result_gen;
+END_RCPP
+}
+// noise_index_cpp
+int noise_index_cpp(SEXP stream, int bound);
+RcppExport SEXP _dpglmnet_noise_index_cpp(SEXP streamSEXP, SEXP boundSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type stream(streamSEXP);
+    Rcpp::traits::input_parameter< int >::type bound(boundSEXP);
+    rcpp_result_gen = Rcpp::wrap(noise_index_cpp(stream, bound));
+    return rcpp_result_gen;
+END_RCPP
+}
+// column_ranges_from_counts_cpp
+List column_ranges_from_counts_cpp(NumericMatrix counts, List settings);
+RcppExport SEXP _dpglmnet_column_ranges_from_counts_cpp(SEXP countsSEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< NumericMatrix >::type counts(countsSEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(column_ranges_from_counts_cpp(counts, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
+// histogram_frame_cpp
+NumericVector histogram_frame_cpp(double lower, double upper);
+RcppExport SEXP _dpglmnet_histogram_frame_cpp(SEXP lowerSEXP, SEXP upperSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    rcpp_result_gen = Rcpp::wrap(histogram_frame_cpp(lower, upper));
+    return rcpp_result_gen;
+END_RCPP
+}
 // exact_smoothness_cpp
 NumericVector exact_smoothness_cpp(SEXP x, List settings);
 RcppExport SEXP _dpglmnet_exact_smoothness_cpp(SEXP xSEXP, SEXP settingsSEXP) {
@@ -480,6 +551,12 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_rdp_delta_cpp", (DL_FUNC) &_dpglmnet_rdp_delta_cpp, 3},
     {"_dpglmnet_account_cpp", (DL_FUNC) &_dpglmnet_account_cpp, 4},
     {"_dpglmnet_calibrate_cpp", (DL_FUNC) &_dpglmnet_calibrate_cpp, 4},
+    {"_dpglmnet_noise_stream_cpp", (DL_FUNC) &_dpglmnet_noise_stream_cpp, 1},
+    {"_dpglmnet_noise_gaussian_cpp", (DL_FUNC) &_dpglmnet_noise_gaussian_cpp, 2},
+    {"_dpglmnet_noise_shuffle_cpp", (DL_FUNC) &_dpglmnet_noise_shuffle_cpp, 2},
+    {"_dpglmnet_noise_index_cpp", (DL_FUNC) &_dpglmnet_noise_index_cpp, 2},
+    {"_dpglmnet_column_ranges_from_counts_cpp", (DL_FUNC) &_dpglmnet_column_ranges_from_counts_cpp, 2},
+    {"_dpglmnet_histogram_frame_cpp", (DL_FUNC) &_dpglmnet_histogram_frame_cpp, 2},
     {"_dpglmnet_exact_smoothness_cpp", (DL_FUNC) &_dpglmnet_exact_smoothness_cpp, 2},
     {"_dpglmnet_private_smoothness_cpp", (DL_FUNC) &_dpglmnet_private_smoothness_cpp, 2},
     {"_dpglmnet_dpcd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpcd_start_gradient_cpp, 3},

@@ -2,12 +2,16 @@
 # Installs what dpglmnet needs to build, test and document itself, and only
 # what is missing: R packages through Debian's prebuilt r-cran-* packages
 # when running as root on Debian, otherwise install.packages() from the
-# repository R is configured with; pandoc (for the vignettes) through apt.
+# repository R is configured with; pandoc (for the vignettes) and the
+# PostgreSQL server (for the database tests, tests/testthat/test-database*.R)
+# through apt. DuckDB is never installed (its source build takes most of an
+# hour here): the tests use it when it is present.
 set -euo pipefail
 
 # RcppEigen stays in the project's set-up list, though the package no
-# longer links to it (the core uses no Eigen).
-r_packages="Rcpp RcppEigen Matrix glmnet testthat roxygen2 knitr rmarkdown"
+# longer links to it (the core uses no Eigen). DBI, RSQLite and
+# RPostgreSQL: fits on a database table (R/database.R).
+r_packages="Rcpp RcppEigen Matrix glmnet testthat roxygen2 knitr rmarkdown DBI RSQLite RPostgreSQL"
 
 missing_r_packages() {
   Rscript --vanilla -e 'p <- commandArgs(TRUE)
@@ -18,8 +22,11 @@ missing_r_packages() {
 missing=$(missing_r_packages)
 need_pandoc=no
 command -v pandoc >/dev/null 2>&1 || need_pandoc=yes
+need_postgresql=no
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || \
+  need_postgresql=yes
 
-if [ -z "$missing" ] && [ "$need_pandoc" = no ]; then
+if [ -z "$missing" ] && [ "$need_pandoc" = no ] && [ "$need_postgresql" = no ]; then
   echo "install-deps: everything is installed"
   exit 0
 fi
@@ -28,6 +35,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   debs=""
   for p in $missing; do debs="$debs r-cran-$(echo "$p" | tr '[:upper:]' '[:lower:]')"; done
   [ "$need_pandoc" = yes ] && debs="$debs pandoc"
+  [ "$need_postgresql" = yes ] && debs="$debs postgresql"
   echo "install-deps: apt-get install$debs"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq

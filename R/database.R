@@ -1,0 +1,496 @@
+#' A database table as the data of a fit
+#'
+#' Names the columns of a table in a database (any DBI connection: SQLite,
+#' PostgreSQL, DuckDB, Spark through sparklyr) for [dpglmnet()] to fit
+#' where the data live: `dpglmnet(db_table(con, "patients", x = c("age",
+#' "bmi"), y = "sbp"), epsilon = 1, x.bounds = list(age = c(18, 90), bmi =
+#' c(10, 60)), y.bound = c(80, 220))`. No record is read into R: every
+#' quantity the fit releases is a sum over records of a clamped per-record
+#' term, computed by the database as one aggregate query that returns one
+#' row; R adds the noise with the same mechanisms, sensitivities, noise
+#' generator and ledger as the in-memory fit, so that at the same seed
+#' (`set.seed()`) the fit on the table is the fit on the same data in memory
+#' (up to the rounding of sums in another order).
+#'
+#' @section What runs in the database:
+#' The solver `"dpcd"` (DP coordinate descent, the default): each coordinate
+#' step is one aggregate, the clipped coordinate gradient
+#' \eqn{\sum_i clip(l'(\eta_i, y_i) x_{ij}, C_j)} with the linear predictor
+#' \eqn{\eta_i} recomputed inside the query from the current coefficients
+#' (no table is written); the private standardization (the range histograms
+#' of every column as one row of bin counts, then the clamped means and
+#' second moments), a private `lambda_max` (the clipped gradients at zero)
+#' and, at `epsilon = Inf`, the exact smoothness constants. The other
+#' solvers (`"dpsgd"`, `"dpscd"`, `"dpfw"`, `"dpfw-vr"`, `"nmd"`) draw
+#' minibatches or read whole rows and are refused with an error naming
+#' `solver`. The released quantiles `clip = "quantile"` and `smoothness =
+#' "quantile"` or `"private"` are not yet computed in a database: they are
+#' refused when asked for, and an unstandardized private fit on a table
+#' defaults to `clip = sqrt(p + 1)` and `smoothness = "bounds"` instead
+#' (standardized fits, the default with `x.bounds`, need neither).
+#' `cv.dpglmnet()` does not take a table yet.
+#'
+#' @section Privacy:
+#' As in memory (see [dpglmnet()]): `n` (the table's row count, read with
+#' `COUNT(*)`) and `p` are public, every release is clamped to the public
+#' bounds inside the query, and the ledger is the in-memory ledger. A query
+#' returns at most one row (tests check that none returns more than
+#' `max(p + 1, nlambda)`). Missing values (SQL `NULL`), infinite values and,
+#' for `family = "binomial"`, a `y` other than 0/1 are errors naming the
+#' column, as they are in memory: give a table or view without them.
+#' The database sees the queries, and so the coefficients of every
+#' iterate (they are in the SQL): run the fit with an account the data's
+#' custodian trusts, as with any query on the data.
+#'
+#' @section Backends:
+#' The SQL is portable: `CASE WHEN` for every clamp (SQLite has no `LEAST`
+#' / `GREATEST`), `ABS`, `EXP`, `SUM`, `COUNT`, `CAST` and aliased
+#' subqueries, with identifiers quoted by [DBI::dbQuoteIdentifier()] and
+#' numbers written exactly (17 significant digits, cast to the engine's
+#' double type; [DBI::dbQuoteLiteral()] keeps 15 and would move the
+#' constants). Tested on SQLite (RSQLite) and PostgreSQL (RPostgreSQL or
+#' RPostgres); DuckDB when installed. Spark SQL accepts the same SQL:
+#' connect with sparklyr (`sc <- sparklyr::spark_connect(...)`, whose
+#' connection is a DBI connection) and give `db_table(sc, "table", ...)`;
+#' the engine's double type is then `DOUBLE`. No Spark could be installed
+#' where this package is developed, so the Spark path is untested.
+#'
+#' @param con A DBI connection ([DBI::DBIConnection-class]), or a dbplyr lazy
+#'   table (`dplyr::tbl(con, ...)` with filters and new columns; its SQL is
+#'   used as a subquery, and `table` must then be missing).
+#' @param table The table or view: a name, or a [DBI::Id()] with a schema.
+#' @param x Names of the numeric columns of the design matrix (at least 1).
+#' @param y Name of the response column: numeric for `family = "gaussian"`,
+#'   0/1 for `"binomial"` (the class names are then `"0"` and `"1"`).
+#' @return An object of class `"dpglmnet_table"` for [dpglmnet()]'s `x`
+#'   (then `y` is not given to [dpglmnet()]).
+#' @examples
+#' if (requireNamespace("RSQLite", quietly = TRUE)) {
+#'   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+#'   set.seed(1)
+#'   d <- data.frame(a = rnorm(2000), b = rnorm(2000))
+#'   d$y <- d$a - d$b + rnorm(2000)
+#'   DBI::dbWriteTable(con, "records", d)
+#'   fit <- dpglmnet(db_table(con, "records", x = c("a", "b"), y = "y"),
+#'                   epsilon = 1, x.bounds = 4, y.bound = 10, nlambda = 3, passes = 2)
+#'   print(fit)
+#'   DBI::dbDisconnect(con)
+#' }
+#' @export
+db_table <- function(con, table, x, y) {
+  if (!requireNamespace("DBI", quietly = TRUE)) {
+    dpglmnet_abort("con", "needs the package DBI: install it to fit on a database table.")
+  }
+  lazy <- inherits(con, "tbl_lazy")
+  if (lazy) {
+    if (!missing(table)) {
+      dpglmnet_abort("table", "must be missing when `con` is a dbplyr lazy table.")
+    }
+    from_sql <- as.character(dbplyr::sql_render(con))
+    con <- dbplyr::remote_con(con)
+  }
+  if (!methods::is(con, "DBIConnection")) {
+    dpglmnet_abort("con", sprintf(
+      "must be a DBI connection or a dbplyr lazy table, not %s.", class(con)[1L]))
+  }
+  if (!DBI::dbIsValid(con)) dpglmnet_abort("con", "is not a valid (open) connection.")
+  if (lazy) {
+    from <- sprintf("(%s) AS %s", from_sql, DBI::dbQuoteIdentifier(con, "dpglmnet_source"))
+  } else {
+    if (missing(table)) dpglmnet_abort("table", "must name a table or view.")
+    if (!(methods::is(table, "Id") || (is.character(table) && length(table) == 1L &&
+                                       !is.na(table) && nzchar(table)))) {
+      dpglmnet_abort("table", "must be one table name (a string) or a DBI::Id().")
+    }
+    from <- as.character(DBI::dbQuoteIdentifier(con, table))
+  }
+  if (missing(x) || !is.character(x) || !length(x) || anyNA(x) || any(!nzchar(x))) {
+    dpglmnet_abort("x", "must name the columns of the design (a character vector).")
+  }
+  if (anyDuplicated(x)) dpglmnet_abort("x", "names a column twice.")
+  if (missing(y) || !is.character(y) || length(y) != 1L || is.na(y) || !nzchar(y)) {
+    dpglmnet_abort("y", "must name one response column.")
+  }
+  if (y %in% x) dpglmnet_abort("y", sprintf("(\"%s\") is also a column of `x`.", y))
+  # The schema (public): a query for no rows.
+  schema <- DBI::dbGetQuery(con, sprintf("SELECT * FROM %s WHERE 1 = 0", from))
+  missing_columns <- setdiff(c(x, y), names(schema))
+  if (length(missing_columns)) {
+    dpglmnet_abort(if (all(missing_columns == y)) "y" else "x", sprintf(
+      "names column(s) not in the table: %s.", paste(missing_columns, collapse = ", ")))
+  }
+  numeric_type <- vapply(schema[c(x, y)], function(v) is.numeric(v) || is.logical(v),
+                         logical(1))
+  if (!all(numeric_type[x])) {
+    dpglmnet_abort("x", sprintf(paste(
+      "names non-numeric column(s): %s. Expand factors into 0/1 columns in a",
+      "view first (their levels are public schema)."),
+      paste(x[!numeric_type[x]], collapse = ", ")))
+  }
+  if (!numeric_type[[y]]) dpglmnet_abort("y", sprintf("(\"%s\") is not numeric.", y))
+  structure(list(con = con, from = from, x = x, y = y), class = "dpglmnet_table")
+}
+
+#' @export
+print.dpglmnet_table <- function(x, ...) {
+  cat(sprintf("<dpglmnet_table> %s: y = %s, x = %s\n", x$from, x$y,
+              paste(x$x, collapse = ", ")))
+  invisible(x)
+}
+
+is_database_input <- function(x) inherits(x, "dpglmnet_table")
+
+# The engine's name for a double column: DOUBLE for Spark SQL (sparklyr),
+# DOUBLE PRECISION elsewhere (SQLite gives it REAL affinity; PostgreSQL and
+# DuckDB know it).
+database_double_type <- function(con) {
+  if (inherits(con, c("spark_connection", "spark_shell_connection"))) "DOUBLE"
+  else "DOUBLE PRECISION"
+}
+
+# dpglmnet(db_table(...), ...): the source of x and the response from the
+# table (after the checks below, which read only the schema, the row count
+# and, as in memory, whether any value is missing), then the matrix path of
+# dpglmnet() with them. The fit's data stages read them through the hooks
+# of this file (column_moments(), column_ranges(), exact_smoothness(), the
+# DP-CD solver's start_gradient and path).
+fit_from_database <- function(call, env) {
+  values <- given_arguments(call, env, names(formals(dpglmnet)))
+  table <- values[["x"]]
+  if (!is.null(values[["y", exact = TRUE]])) {
+    dpglmnet_abort("y", "must not be given with a database table: name it in db_table(y = ).")
+  }
+  if (!is.null(values[["data", exact = TRUE]])) {
+    dpglmnet_abort("data", "is for the formula interface, not for a database table.")
+  }
+  solver <- if (is.null(values$solver)) "dpcd" else values$solver
+  if (!identical(solver, "dpcd")) {
+    dpglmnet_abort("solver", sprintf(paste(
+      "= \"%s\" does not run in a database: only \"dpcd\" does (each of its",
+      "coordinate steps is one aggregate query). Read the data into memory for",
+      "the other solvers."), paste(solver, collapse = "\", \"")))
+  }
+  if (identical(values$clip, "quantile")) {
+    dpglmnet_abort("clip", paste(
+      "= \"quantile\" is not yet computed in a database: give a number."))
+  }
+  if (is.character(values$smoothness) && any(values$smoothness %in% c("quantile", "private"))) {
+    dpglmnet_abort("smoothness", sprintf(paste(
+      "= \"%s\" is not yet computed in a database: use \"standardized\" (with",
+      "standardize = TRUE), \"bounds\", \"uniform\" or public constants."),
+      values$smoothness[1L]))
+  }
+  family <- dpglmnet_family(if (is.null(values$family)) "gaussian" else values$family)
+  source <- database_source(table)
+  check_database_values(source, table, family$name)
+  response <- structure(list(source = source, family = family$name,
+                             expr = database_response_expr(source, table$y)),
+                        class = "dpglmnet_db_response")
+  arguments <- values[setdiff(names(values), c("x", "y", "data"))]
+  # The defaults that would release quantiles (unstandardized private fits
+  # with x.bounds) become their public counterparts (documented in db_table()).
+  epsilon <- if (is.null(values$epsilon)) 1 else values$epsilon
+  standardize <- if (is.null(values$standardize)) !is.null(values$x.bounds) else values$standardize
+  if (isFALSE(standardize) && !is.null(values$x.bounds) && is.numeric(epsilon) &&
+      all(is.finite(epsilon))) {
+    intercept <- if (is.null(values$intercept)) TRUE else isTRUE(values$intercept)
+    if (is.null(values$clip)) arguments$clip <- sqrt(length(table$x) + intercept)
+    if (is.null(values$smoothness)) arguments$smoothness <- "bounds"
+  }
+  x <- source
+  y <- response
+  fit <- eval(as.call(c(list(dpglmnet, x = quote(x), y = quote(y)), arguments)))
+  fit$call <- public_call(call, "dpglmnet")
+  fit
+}
+
+# The x of a database fit (class "dpglmnet_db"): the connection, the FROM
+# clause, the quoted column expressions and their names, n (COUNT(*):
+# public, as n is), and the engine's double type. dim() and dimnames()
+# make nrow(), ncol() and colnames() work on it as on a matrix.
+database_source <- function(table) {
+  con <- table$con
+  source <- structure(list(
+    con = con, from = table$from,
+    columns = vapply(table$x, function(name) sprintf(
+      "CAST(%s AS %s)", DBI::dbQuoteIdentifier(con, name), database_double_type(con)),
+      character(1)),
+    names = table$x, n = NA_real_, double_type = database_double_type(con)),
+    class = "dpglmnet_db")
+  count <- database_query(source, sprintf("SELECT COUNT(*) AS %s FROM %s",
+                                          DBI::dbQuoteIdentifier(con, "n"), table$from))
+  source$n <- as.numeric(count[[1L]])
+  source
+}
+
+database_response_expr <- function(source, y) {
+  sprintf("CAST(%s AS %s)", DBI::dbQuoteIdentifier(source$con, y), source$double_type)
+}
+
+#' @export
+dim.dpglmnet_db <- function(x) c(x$n, length(x$columns))
+
+#' @export
+dimnames.dpglmnet_db <- function(x) list(NULL, x$names)
+
+#' @export
+print.dpglmnet_db <- function(x, ...) {
+  cat(sprintf("<dpglmnet_db> %d records x %d columns in %s\n", as.integer(x$n),
+              length(x$columns), x$from))
+  invisible(x)
+}
+
+# As in memory (check_x(), check_y()): missing or infinite values, and a
+# binomial response other than 0/1, are errors naming the columns. One
+# aggregate: per column, the count of bad values.
+check_database_values <- function(source, table, family) {
+  if (source$n < 2) dpglmnet_abort("x", "must have at least 2 rows.")
+  con <- source$con
+  big <- sql_number(source, .Machine$double.xmax)
+  bad <- function(expr) sprintf(
+    "SUM(CASE WHEN %s IS NULL OR NOT (ABS(%s) <= %s) THEN 1 ELSE 0 END)", expr, expr, big)
+  y_expr <- database_response_expr(source, table$y)
+  checks <- c(stats::setNames(lapply(source$columns, bad), paste0("x", seq_along(source$columns))),
+              list(y = bad(y_expr)))
+  if (family == "binomial") {
+    checks$y01 <- sprintf(
+      "SUM(CASE WHEN %s IS NULL OR NOT (%s = 0 OR %s = 1) THEN 1 ELSE 0 END)",
+      y_expr, y_expr, y_expr)
+  }
+  counts <- unlist(database_query(source, sql_aggregate(source, checks)))
+  counts[is.na(counts)] <- 0
+  x_bad <- table$x[counts[seq_along(table$x)] > 0]
+  if (length(x_bad)) {
+    dpglmnet_abort("x", sprintf(paste(
+      "column(s) %s hold missing (NULL), NaN or infinite values: give a table",
+      "or view without them."), paste(x_bad, collapse = ", ")))
+  }
+  if (counts[["y"]] > 0) {
+    dpglmnet_abort("y", sprintf(paste(
+      "column %s holds missing (NULL), NaN or infinite values: give a table or",
+      "view without them."), table$y))
+  }
+  if (family == "binomial" && counts[["y01"]] > 0) {
+    dpglmnet_abort("y", sprintf(
+      "column %s must hold only 0 and 1 for family = \"binomial\".", table$y))
+  }
+  invisible()
+}
+
+# Every query of a database fit: one aggregate returning one row. The
+# option dpglmnet.database.trace (a function of the SQL and the result) sees
+# each, for tests and benchmarks.
+database_query <- function(source, sql) {
+  result <- DBI::dbGetQuery(source$con, sql)
+  trace <- getOption("dpglmnet.database.trace")
+  if (is.function(trace)) trace(sql, result)
+  if (nrow(result) != 1L) stop("internal error: a database aggregate returned ", nrow(result),
+                               " rows")
+  result
+}
+
+is_database_source <- function(x) inherits(x, "dpglmnet_db")
+
+# ---- The hooks the shared code calls -------------------------------------
+
+# check_y() of a database response: it was checked by check_database_values().
+check_database_response <- function(y) {
+  list(y = y, classnames = if (y$family == "binomial") c("0", "1"))
+}
+
+# y clamped to [lower, upper] (clamp_response(), standardize_problem()):
+# pmin(pmax(y, lower), upper) and pmax(pmin(y, upper), lower) agree for
+# lower <= upper.
+response_clamp <- function(y, lower, upper) {
+  if (is.null(lower)) return(y)
+  if (!inherits(y, "dpglmnet_db_response")) return(pmin(pmax(y, lower), upper))
+  y$expr <- sql_clamp(y$source, y$expr, lower, upper)
+  y
+}
+
+# (y - mean) / sd, the standardized response.
+response_scale <- function(y, mean, sd) {
+  if (!inherits(y, "dpglmnet_db_response")) return((y - mean) / sd)
+  y$expr <- sprintf("((%s - %s) / %s)", y$expr, sql_number(y$source, mean),
+                    sql_number(y$source, sd))
+  y
+}
+
+# y as a one-column x (the standardization of y reads it as a column).
+response_column <- function(y) {
+  if (!inherits(y, "dpglmnet_db_response")) return(matrix(y, ncol = 1L))
+  source <- y$source
+  source$columns <- y$expr
+  source$names <- "y"
+  source
+}
+
+# .column_moments_cpp() on a table: the sums in one query, the noise drawn as
+# private_column_moments() draws it (src/dpglmnet/standardize.h: column by
+# column, the mean's then the second moment's, each only when its sd > 0).
+column_moments <- function(x, settings) {
+  if (!is_database_source(x)) return(.column_moments_cpp(x, settings))
+  p <- ncol(x)
+  n <- x$n
+  at <- function(v, j, default) if (is.null(v)) default else v[[j]]
+  sums <- list()
+  for (j in seq_len(p)) {
+    v <- sql_clamp(x, sql_column(x, j, settings$transform), at(settings$lower, j, -Inf),
+                   at(settings$upper, j, Inf))
+    shift <- at(settings$shift, j, 0)
+    v <- sprintf("(%s - %s)", v, sql_number(x, shift))
+    sums[[paste0("s", j)]] <- sprintf("SUM(%s)", v)
+    sums[[paste0("q", j)]] <- sprintf("SUM(%s * %s)", v, v)
+  }
+  row <- unlist(database_query(x, sql_aggregate(x, sums)))
+  stream <- .noise_stream_cpp(settings)
+  mean <- if (!is.null(settings$mean_sd)) numeric(p) else numeric()
+  second <- numeric(p)
+  for (j in seq_len(p)) {
+    second[j] <- row[[paste0("q", j)]] / n
+    if (!is.null(settings$mean_sd)) {
+      mean[j] <- row[[paste0("s", j)]] / n
+      if (settings$mean_sd[[j]] > 0) {
+        mean[j] <- mean[j] + settings$mean_sd[[j]] * .noise_gaussian_cpp(stream, 1L)
+      }
+    }
+    if (settings$second_sd[[j]] > 0) {
+      second[j] <- second[j] + settings$second_sd[[j]] * .noise_gaussian_cpp(stream, 1L)
+    }
+  }
+  list(mean = mean, second = second)
+}
+
+# .column_ranges_cpp() on a table: the exact bin counts of each column (one
+# query per column, one row of 2K + 1 + L counts), then the noise and the
+# clamp choice of the core (src/interface_database.cpp).
+column_ranges <- function(x, settings) {
+  if (!is_database_source(x)) return(.column_ranges_cpp(x, settings))
+  p <- ncol(x)
+  size <- 2L * settings$levels + 1L + settings$fine_bins
+  counts <- matrix(0, size, p)
+  for (j in seq_len(p)) {
+    # (the transform clamps to the same public interval as the histogram)
+    sql <- sql_histogram(x, sql_column(x, j, settings$transform), settings$lower[[j]],
+                         settings$upper[[j]], settings$levels, settings$fine_bins)
+    counts[, j] <- as.numeric(unlist(database_query(x, sql)))
+  }
+  counts[is.na(counts)] <- 0
+  .column_ranges_from_counts_cpp(counts, settings)
+}
+
+# .exact_smoothness_cpp() on a table (epsilon = Inf only): curvature (1/n)
+# sum x~_ij^2.
+exact_smoothness <- function(x, settings) {
+  if (!is_database_source(x)) return(.exact_smoothness_cpp(x, settings))
+  sums <- lapply(seq_len(ncol(x)), function(j) {
+    v <- sql_column(x, j, settings$transform)
+    sprintf("SUM(%s * %s)", v, v)
+  })
+  names(sums) <- paste0("q", seq_along(sums))
+  row <- unlist(database_query(x, sql_aggregate(x, sums)))
+  settings$curvature * as.numeric(row) / x$n
+}
+
+# The clipped coordinate gradient sums sum_i clip(l'(eta_i, y_i) x~_ij, C_j)
+# of the coordinates `js` (1-based; p + 1 is the intercept) at the
+# coefficients `coef`, in one query.
+database_gradient_sums <- function(x, y, settings, coef, js) {
+  p <- ncol(x)
+  intercept <- isTRUE(settings$intercept)
+  inner <- list(eta = sql_linear_predictor(x, coef, p, intercept, settings$transform),
+                y = y$expr)
+  derivative <- sql_derivative(x, settings$family, sql_name(x, "eta"), sql_name(x, "y"))
+  for (j in js[js <= p]) inner[[paste0("x", j)]] <- sql_column(x, j, settings$transform)
+  sums <- lapply(js, function(j) {
+    term <- if (j > p) derivative else sprintf("%s * %s", derivative,
+                                              sql_name(x, paste0("x", j)))
+    sprintf("SUM(%s)", sql_clip(x, term, settings$coordinate_clip[[j]]))
+  })
+  names(sums) <- paste0("g", js)
+  as.numeric(unlist(database_query(x, sql_aggregate(x, sums, inner))))
+}
+
+# .dpcd_start_gradient_cpp() on a table: the p clipped gradients at zero in
+# one query, then the noise in the order of the core (coordinate by
+# coordinate, when its sd > 0).
+dpcd_start_gradient_db <- function(x, y, settings) {
+  p <- ncol(x)
+  settings$intercept <- FALSE
+  g <- database_gradient_sums(x, y, settings, numeric(p), seq_len(p)) / x$n
+  stream <- .noise_stream_cpp(settings)
+  for (j in seq_len(p)) {
+    if (settings$noise_sd[[j]] > 0) g[j] <- g[j] + settings$noise_sd[[j]] *
+        .noise_gaussian_cpp(stream, 1L)
+  }
+  g
+}
+
+# .dpcd_path_cpp() on a table: DP-CD's path (src/dpglmnet/dpcd.h and
+# path.h) step by step in R, each step's clipped gradient one aggregate
+# query, and every random draw (permutations, random coordinates, noise)
+# from the core's generator in the core's order, so that the same seed gives
+# the same fit as in memory.
+dpcd_path_db <- function(x, y, settings) {
+  p <- ncol(x)
+  n <- x$n
+  intercept <- isTRUE(settings$intercept)
+  coordinates <- p + intercept
+  if (coordinates >= 65536L) {
+    dpglmnet_abort("x", "has too many columns for a database fit (at most 65534).")
+  }
+  stream <- .noise_stream_cpp(settings)
+  lambdas <- settings$lambda
+  coef <- numeric(coordinates)
+  order <- seq_len(coordinates) - 1L
+  beta <- matrix(0, p, length(lambdas))
+  a0 <- numeric(length(lambdas))
+  last_change <- numeric(length(lambdas))
+  # prox_{gamma psi_j} (src/dpglmnet/penalty.h): soft-threshold, shrink, clamp
+  prox <- function(j, v, gamma, lambda) {
+    scale <- gamma * lambda * settings$penalty_factor[[j]]
+    l1 <- scale * settings$alpha
+    l2 <- scale * (1 - settings$alpha)
+    b <- if (v > l1) (v - l1) / (1 + l2) else if (v < -l1) (v + l1) / (1 + l2) else 0
+    min(max(b, settings$lower_limits[[j]]), settings$upper_limits[[j]])
+  }
+  for (l in seq_along(lambdas)) {
+    lambda <- lambdas[[l]]
+    for (pass in seq_len(settings$passes)) {
+      change <- 0
+      if (settings$selection == "permutation") order <- .noise_shuffle_cpp(stream, order)
+      if (settings$average) {
+        average_sum <- numeric(coordinates)
+        last_counted <- integer(coordinates)
+      }
+      for (k in seq_len(coordinates) - 1L) {
+        j <- 1L + if (settings$selection == "random") .noise_index_cpp(stream, coordinates)
+                  else order[[k + 1L]]
+        if (settings$average) {
+          average_sum[j] <- average_sum[j] + coef[j] * (k - last_counted[j])
+          last_counted[j] <- k
+        }
+        gamma <- settings$coordinate_step[[j]]
+        if (!(gamma > 0)) next
+        old <- coef[j]
+        g <- database_gradient_sums(x, y, settings, coef, j) / n
+        if (settings$noise_sd[[j]] > 0) {
+          g <- g + settings$noise_sd[[j]] * .noise_gaussian_cpp(stream, 1L)
+        }
+        moved <- old - gamma * g
+        updated <- if (j <= p) prox(j, moved, gamma, lambda) else moved
+        if (updated == old) next
+        change <- max(change, abs(updated - old))
+        coef[j] <- updated
+      }
+      if (settings$average) {
+        coef <- (average_sum + coef * (coordinates - last_counted)) / coordinates
+      }
+    }
+    beta[, l] <- coef[seq_len(p)]
+    if (intercept) a0[l] <- coef[[p + 1L]]
+    last_change[l] <- change
+    if (settings$trace > 0) cat(sprintf("lambda %d/%d done\n", l, length(lambdas)))
+  }
+  list(beta = beta, a0 = a0, last_pass_change = last_change)
+}
