@@ -93,7 +93,9 @@ db_table <- function(con, table, x, y) {
     dpglmnet_abort("con", sprintf(
       "must be a DBI connection or a dbplyr lazy table, not %s.", class(con)[1L]))
   }
-  if (!DBI::dbIsValid(con)) dpglmnet_abort("con", "is not a valid (open) connection.")
+  # (RPostgreSQL implements no dbIsValid(): taken as valid)
+  valid <- tryCatch(DBI::dbIsValid(con), error = function(e) TRUE)
+  if (!isTRUE(valid)) dpglmnet_abort("con", "is not a valid (open) connection.")
   if (lazy) {
     from <- sprintf("(%s) AS %s", from_sql, DBI::dbQuoteIdentifier(con, "dpglmnet_source"))
   } else {

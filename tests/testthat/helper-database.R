@@ -1,0 +1,168 @@
+# Shared by the database tests (test-database*.R): a small table of records
+# in memory and in a database, the in-memory fit and the fit on the table at
+# the same seed, and a private PostgreSQL server started in a temporary
+# directory.
+
+database_records <- function(n = 400, p = 3, seed = 11) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * p), n, p)
+  x[, 2] <- 2 + 3 * x[, 2]            # off-centre, wide
+  colnames(x) <- paste0("v", seq_len(p))
+  y <- drop(x %*% c(1, -0.5, rep(0, p - 2))) + rnorm(n)
+  list(x = x, y = y, yb = as.numeric(y > 1),
+       frame = data.frame(x, y = y, yb = as.numeric(y > 1)))
+}
+
+# The in-memory fit and the fit on `table` at the same seed; `args` is the
+# list of dpglmnet() arguments beside x and y.
+paired_fits <- function(con, table, data, family, args, seed = 5) {
+  y <- if (family == "binomial") data$yb else data$y
+  # the warnings of each fit, kept to compare (the diagnostics are released
+  # quantities: they must agree too)
+  warned <- function(expr) {
+    messages <- character()
+    value <- withCallingHandlers(expr, warning = function(w) {
+      messages <<- c(messages, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+    list(value = value, warnings = messages)
+  }
+  set.seed(seed)
+  memory <- warned(do.call(dpglmnet, c(list(x = data$x, y = y, family = family), args)))
+  set.seed(seed)
+  database <- warned(do.call(dpglmnet, c(list(
+    x = db_table(con, table, x = colnames(data$x),
+                 y = if (family == "binomial") "yb" else "y"),
+    family = family), args)))
+  list(memory = memory$value, database = database$value,
+       memory_warnings = memory$warnings, database_warnings = database$warnings)
+}
+
+expect_same_fit <- function(fits, tolerance = 1e-8) {
+  m <- fits$memory
+  d <- fits$database
+  expect_equal(d$lambda, m$lambda, tolerance = tolerance)
+  expect_lt(max(abs(as.matrix(d$beta) - as.matrix(m$beta))), tolerance)
+  expect_lt(max(abs(d$a0 - m$a0)), tolerance)
+  expect_equal(dimnames(d$beta), dimnames(m$beta))
+  expect_identical(fits$database_warnings, fits$memory_warnings)
+}
+
+# A PostgreSQL server of our own: initdb in a fresh directory, listening on a
+# Unix socket only (no TCP), as the `postgres` user when we run as root
+# (the server refuses to run as root). list(ok, why, con, stop).
+start_postgres <- function() {
+  fail <- function(why) list(ok = FALSE, why = why, stop = function() invisible())
+  driver <- if (requireNamespace("RPostgreSQL", quietly = TRUE)) "RPostgreSQL" else
+    if (requireNamespace("RPostgres", quietly = TRUE)) "RPostgres" else NULL
+  if (is.null(driver)) return(fail("no PostgreSQL driver for R (RPostgreSQL or RPostgres)"))
+  bin <- Sys.glob("/usr/lib/postgresql/*/bin")
+  bin <- if (length(bin)) bin[length(bin)] else dirname(Sys.which("initdb"))
+  initdb <- file.path(bin, "initdb")
+  pg_ctl <- file.path(bin, "pg_ctl")
+  if (!nzchar(bin) || !file.exists(initdb) || !file.exists(pg_ctl)) {
+    return(fail("the PostgreSQL server binaries (initdb, pg_ctl) are not installed"))
+  }
+  root <- identical(unname(Sys.info()[["effective_user"]]), "root")
+  as_user <- function(command) {
+    if (root) sprintf("su postgres -s /bin/sh -c %s", shQuote(command)) else command
+  }
+  # (R's tempdir() is private to this user: the server's directory sits beside it)
+  dir <- tempfile("dpglmnet-pg-", tmpdir = dirname(tempdir()))
+  dir.create(dir, mode = "0700")
+  if (root) system2("chown", c("postgres", shQuote(dir)))
+  port <- sample(20000:59999, 1L)
+  data <- file.path(dir, "data")
+  log <- file.path(dir, "log")
+  status <- system(as_user(sprintf("%s -D %s -U postgres --auth=trust >%s 2>&1",
+                                   shQuote(initdb), shQuote(data), shQuote(log))))
+  if (status != 0) {
+    unlink(dir, recursive = TRUE)
+    return(fail("initdb failed"))
+  }
+  options <- sprintf("-c listen_addresses='' -k %s -p %d", dir, port)
+  status <- system(as_user(sprintf("%s -D %s -o %s -l %s -w -t 60 start >/dev/null 2>&1",
+                                   shQuote(pg_ctl), shQuote(data), shQuote(options),
+                                   shQuote(log))))
+  stop_server <- function() {
+    system(as_user(sprintf("%s -D %s -m fast -w stop >/dev/null 2>&1", shQuote(pg_ctl),
+                           shQuote(data))))
+    unlink(dir, recursive = TRUE)
+    invisible()
+  }
+  if (status != 0) {
+    stop_server()
+    return(fail("the PostgreSQL server did not start"))
+  }
+  con <- if (driver == "RPostgreSQL") {
+    DBI::dbConnect(RPostgreSQL::PostgreSQL(), host = dir, port = port, user = "postgres",
+                   dbname = "postgres")
+  } else {
+    DBI::dbConnect(RPostgres::Postgres(), host = dir, port = port, user = "postgres",
+                   dbname = "postgres")
+  }
+  list(ok = TRUE, why = "", con = con, driver = driver,
+       stop = function() {
+         try(DBI::dbDisconnect(con), silent = TRUE)
+         stop_server()
+       })
+}
+
+# The targets of issue 19 on one backend (`con`, an open connection), as
+# expectations: at epsilon = Inf the fit on the table is the in-memory fit
+# to 1e-8 (gaussian and binomial, with and without standardization); at
+# epsilon = 1 (same seed) the ledger and the per-coordinate noise are
+# identical and so is the fit (the same draws: any other draw would move
+# the coefficients by the noise's size, 0.01 or more); no query returns more
+# than max(p + 1, nlambda) rows.
+check_database_backend <- function(con) {
+  small <- database_records(n = 400)
+  DBI::dbWriteTable(con, "records_small", small$frame, overwrite = TRUE)
+  large <- database_records(n = 20000, seed = 12)
+  DBI::dbWriteTable(con, "records_large", large$frame, overwrite = TRUE)
+  rows <- integer()
+  old <- options(dpglmnet.database.trace = function(sql, result) {
+    rows <<- c(rows, nrow(result))
+  })
+  on.exit(options(old), add = TRUE)
+  for (family in c("gaussian", "binomial")) {
+    for (standardize in c(FALSE, TRUE)) {
+      fits <- paired_fits(con, "records_small", small, family,
+                          list(epsilon = Inf, standardize = standardize, nlambda = 5,
+                               lambda.min.ratio = 0.05, passes = 30))
+      expect_same_fit(fits)
+      expect_gt(max(abs(fits$memory$beta)), 0.1)  # a real path, not zeros
+    }
+  }
+  nlambda <- 4L
+  for (family in c("gaussian", "binomial")) {
+    # standardized: ranges (histograms) and moments released; and unstandardized
+    # with public constants
+    for (args in list(
+      list(epsilon = 1, x.bounds = 10, y.bound = if (family == "gaussian") 30,
+           nlambda = nlambda, passes = 2),
+      list(epsilon = 1, x.bounds = 10, y.bound = if (family == "gaussian") 30,
+           standardize = FALSE, clip = 2, smoothness = "bounds", nlambda = nlambda,
+           passes = 2, selection = "random", average = TRUE))) {
+      fits <- paired_fits(con, "records_large", large, family, args)
+      expect_identical(fits$database$privacy, fits$memory$privacy)
+      # (the noise sds follow from released moments summed in another order:
+      # equal to rounding, while the standard normals are the same draws)
+      expect_equal(fits$database$settings$noise_sd, fits$memory$settings$noise_sd,
+                   tolerance = 1e-12)
+      expect_true(all(fits$memory$settings$noise_sd > 0))
+      expect_same_fit(fits)
+      if (!isFALSE(args$standardize)) {
+        expect_true(any(grepl("ranges", fits$memory$privacy$mechanisms$mechanism)))
+        expect_equal(fits$database$settings$standardization,
+                     fits$memory$settings$standardization, tolerance = 1e-8)
+      }
+      # a private lambda_max (released, not public) for the unstandardized fit
+      if (isFALSE(args$standardize)) {
+        expect_true(any(grepl("lambda_max", fits$memory$privacy$mechanisms$mechanism)))
+      }
+    }
+  }
+  expect_gt(length(rows), 100)
+  expect_lte(max(rows), max(ncol(large$x) + 1L, nlambda))
+}

@@ -1,0 +1,129 @@
+# Fits on a database table (R/database.R) against the same fit in memory, on
+# SQLite (an in-memory database); PostgreSQL and DuckDB in their own files.
+
+skip_if_not_installed("DBI")
+skip_if_not_installed("RSQLite")
+
+sqlite <- function() DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+
+test_that("SQLite: the fit on a table is the in-memory fit (epsilon = Inf and 1)", {
+  con <- sqlite()
+  on.exit(DBI::dbDisconnect(con))
+  check_database_backend(con)
+})
+
+test_that("the lambda_max and DP-CD queries return one row of aggregates", {
+  con <- sqlite()
+  on.exit(DBI::dbDisconnect(con))
+  d <- database_records(n = 300)
+  DBI::dbWriteTable(con, "r", d$frame)
+  seen <- list()
+  old <- options(dpglmnet.database.trace = function(sql, result) {
+    seen[[length(seen) + 1L]] <<- list(sql = sql, rows = nrow(result), cols = ncol(result))
+  })
+  on.exit(options(old), add = TRUE)
+  set.seed(1)
+  fit <- dpglmnet(db_table(con, "r", x = colnames(d$x), y = "y"), epsilon = 1,
+                  x.bounds = 10, y.bound = 30, standardize = FALSE, clip = 2,
+                  smoothness = "bounds", nlambda = 3, passes = 2)
+  sql <- vapply(seen, `[[`, "", "sql")
+  expect_true(all(vapply(seen, `[[`, 0L, "rows") == 1L))
+  expect_true(all(grepl("^SELECT (COUNT|SUM)", sql)))
+  # one query per DP-CD step (3 lambdas x 2 passes x (3 + 1) coordinates),
+  # after the count, the checks and the p gradients at 0 (one query)
+  expect_equal(length(sql), 3L + 3L * 2L * 4L)
+  expect_equal(fit$dim, c(3L, 3L))
+})
+
+test_that("column names are quoted, not pasted", {
+  con <- sqlite()
+  on.exit(DBI::dbDisconnect(con))
+  d <- database_records(n = 300)
+  frame <- d$frame
+  names(frame)[1:2] <- c("we\"ird col", "select")
+  DBI::dbWriteTable(con, "odd table", frame)
+  x <- d$x
+  colnames(x)[1:2] <- names(frame)[1:2]
+  set.seed(2)
+  memory <- dpglmnet(x, d$y, epsilon = Inf, nlambda = 3, passes = 20)
+  set.seed(2)
+  database <- dpglmnet(db_table(con, "odd table", x = names(frame)[1:3], y = "y"),
+                       epsilon = Inf, nlambda = 3, passes = 20)
+  expect_lt(max(abs(as.matrix(database$beta) - as.matrix(memory$beta))), 1e-8)
+  expect_equal(rownames(database$beta), names(frame)[1:3])
+})
+
+test_that("the same seed gives the same noise; another seed other noise", {
+  con <- sqlite()
+  on.exit(DBI::dbDisconnect(con))
+  d <- database_records(n = 2000)
+  DBI::dbWriteTable(con, "r", d$frame)
+  args <- list(epsilon = 1, x.bounds = 10, y.bound = 30, nlambda = 3, passes = 2)
+  a <- paired_fits(con, "r", d, "gaussian", args, seed = 7)
+  expect_same_fit(a)
+  set.seed(8)
+  b <- do.call(dpglmnet, c(list(x = db_table(con, "r", x = colnames(d$x), y = "y")), args))
+  expect_gt(max(abs(b$a0 - a$database$a0)), 1e-6)
+})
+
+test_that("bad input to db_table() and to a fit on a table: errors naming the argument", {
+  con <- sqlite()
+  on.exit(DBI::dbDisconnect(con))
+  d <- database_records(n = 100)
+  frame <- d$frame
+  frame$label <- "a"
+  DBI::dbWriteTable(con, "r", frame)
+  bad <- frame
+  bad$v1[3] <- NA
+  DBI::dbWriteTable(con, "with_null", bad)
+  table <- db_table(con, "r", x = c("v1", "v2"), y = "y")
+  err <- function(expr, arg) {
+    e <- expect_error(expr, class = "dpglmnet_error")
+    expect_identical(e$argument, arg)
+  }
+  err(db_table("not a connection", "r", x = "v1", y = "y"), "con")
+  err(db_table(con, c("r", "s"), x = "v1", y = "y"), "table")
+  err(db_table(con, "r", x = c("v1", "nope"), y = "y"), "x")
+  err(db_table(con, "r", x = "v1", y = "nope"), "y")
+  err(db_table(con, "r", x = c("v1", "label"), y = "y"), "x")
+  err(db_table(con, "r", x = c("v1", "y"), y = "y"), "y")
+  err(db_table(con, "r", x = 1, y = "y"), "x")
+  err(dpglmnet(table, epsilon = 1, x.bounds = 4, solver = "dpsgd"), "solver")
+  err(dpglmnet(table, epsilon = 1, x.bounds = 4, solver = "dpfw"), "solver")
+  err(dpglmnet(table, epsilon = 1, x.bounds = 4, standardize = FALSE, clip = "quantile"),
+      "clip")
+  err(dpglmnet(table, epsilon = 1, x.bounds = 4, standardize = FALSE,
+               smoothness = "private"), "smoothness")
+  err(dpglmnet(table, d$y, epsilon = 1), "y")
+  err(dpglmnet(db_table(con, "with_null", x = c("v1", "v2"), y = "y"), epsilon = Inf), "x")
+  err(dpglmnet(db_table(con, "r", x = c("v1", "v2"), y = "y"), family = "binomial",
+               epsilon = Inf), "y")
+  err(dpglmnet(table, epsilon = -1), "epsilon")
+  err(dpglmnet(table, epsilon = 1, x.bounds = c(1, 2, 3)), "x.bounds")
+})
+
+test_that("an unstandardized private fit on a table defaults to public scales", {
+  con <- sqlite()
+  on.exit(DBI::dbDisconnect(con))
+  d <- database_records(n = 2000)
+  DBI::dbWriteTable(con, "r", d$frame)
+  set.seed(3)
+  fit <- suppressWarnings(dpglmnet(db_table(con, "r", x = colnames(d$x), y = "y"),
+                                   epsilon = 1, x.bounds = 10, y.bound = 30,
+                                   standardize = FALSE, nlambda = 2, passes = 1))
+  expect_equal(fit$settings$clip, sqrt(4))
+  expect_identical(fit$settings$smoothness, "bounds")
+  expect_false(any(grepl("quantile", fit$privacy$mechanisms$mechanism)))
+})
+
+test_that("a fit on a table predicts like a fit in memory", {
+  con <- sqlite()
+  on.exit(DBI::dbDisconnect(con))
+  d <- database_records(n = 300)
+  DBI::dbWriteTable(con, "r", d$frame)
+  fits <- paired_fits(con, "r", d, "binomial", list(epsilon = Inf, nlambda = 3, lambda.min.ratio = 0.05, passes = 30))
+  expect_equal(predict(fits$database, d$x[1:5, ], type = "response"),
+               predict(fits$memory, d$x[1:5, ], type = "response"), tolerance = 1e-8)
+  expect_identical(fits$database$classnames, c("0", "1"))
+  expect_false(any(grepl("records|frame", deparse(fits$database$call))))
+})
