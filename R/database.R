@@ -396,21 +396,84 @@ exact_smoothness <- function(x, settings) {
 
 # The clipped coordinate gradient sums sum_i clip(l'(eta_i, y_i) x~_ij, C_j)
 # of the coordinates `js` (1-based; p + 1 is the intercept) at the
-# coefficients `coef`, in one query.
-database_gradient_sums <- function(x, y, settings, coef, js) {
+# coefficients `coef`, in one query: the linear predictor recomputed from
+# `coef` inside the query, or read from the work table's column `eta`
+# (`work`, see database_work_table()).
+database_gradient_sums <- function(x, y, settings, coef, js, work = NULL) {
   p <- ncol(x)
   intercept <- isTRUE(settings$intercept)
-  inner <- list(eta = sql_linear_predictor(x, coef, p, intercept, settings$transform),
-                y = y$expr)
+  source <- if (is.null(work)) x else work
+  transform <- if (is.null(work)) settings$transform
+  inner <- if (is.null(work)) {
+    list(eta = sql_linear_predictor(x, coef, p, intercept, transform), y = y$expr)
+  } else {
+    list(eta = sql_name(work, "eta"), y = sql_name(work, "y"))
+  }
   derivative <- sql_derivative(x, settings$family, sql_name(x, "eta"), sql_name(x, "y"))
-  for (j in js[js <= p]) inner[[paste0("x", j)]] <- sql_column(x, j, settings$transform)
+  for (j in js[js <= p]) inner[[paste0("x", j)]] <- sql_column(source, j, transform)
   sums <- lapply(js, function(j) {
     term <- if (j > p) derivative else sprintf("%s * %s", derivative,
                                               sql_name(x, paste0("x", j)))
     sprintf("SUM(%s)", sql_clip(x, term, settings$coordinate_clip[[j]]))
   })
   names(sums) <- paste0("g", js)
-  as.numeric(unlist(database_query(x, sql_aggregate(x, sums, inner))))
+  as.numeric(unlist(database_query(source, sql_aggregate(source, sums, inner))))
+}
+
+# How DP-CD keeps the linear predictor: "query" (default) recomputes it from
+# the current coefficients inside each step's query (nothing is written;
+# Spark SQL and read-only accounts work); "column" keeps it in a column of a
+# temporary copy of the table, updated after each step (eta += change x~_j,
+# as the core does), which costs a write of every record per step.
+# Measured in inst/bench/results/2026-11-25-database.md: "query" is faster
+# at p = 10 on SQLite and PostgreSQL; options(dpglmnet.database.residual)
+# chooses (for the benchmark).
+database_residual_mode <- function() {
+  mode <- getOption("dpglmnet.database.residual", "query")
+  if (!identical(mode, "query") && !identical(mode, "column")) {
+    dpglmnet_abort("options(dpglmnet.database.residual)", "must be \"query\" or \"column\".")
+  }
+  mode
+}
+
+database_state <- new.env(parent = emptyenv())
+database_state$work <- 0L
+
+# The temporary work table of the "column" mode: the transformed columns
+# x1..xp, the response y and eta = 0 (the start of the path), as a source.
+database_work_table <- function(x, y, settings) {
+  con <- x$con
+  # (a name from the process and a counter: drawing one would move R's RNG,
+  # and with it the seeds of later releases)
+  database_state$work <- database_state$work + 1L
+  name <- sprintf("dpglmnet_work_%d_%d", Sys.getpid(), database_state$work)
+  quoted <- as.character(DBI::dbQuoteIdentifier(con, name))
+  p <- ncol(x)
+  columns <- c(vapply(seq_len(p), function(j) sprintf(
+    "%s AS %s", sql_column(x, j, settings$transform), sql_name(x, paste0("x", j))), ""),
+    sprintf("%s AS %s", y$expr, sql_name(x, "y")),
+    sprintf("%s AS %s", sql_number(x, 0), sql_name(x, "eta")))
+  DBI::dbExecute(con, sprintf("CREATE TEMPORARY TABLE %s AS SELECT %s FROM %s", quoted,
+                              paste(columns, collapse = ", "), x$from))
+  work <- x
+  work$from <- quoted
+  work$columns <- vapply(seq_len(p), function(j) sql_name(x, paste0("x", j)), "")
+  work
+}
+
+# eta += change x~_j (j = p + 1: the intercept, eta += change) in the work
+# table; coef: recompute eta = b0 + sum_j b_j x~_j (after an averaged pass).
+database_update_eta <- function(work, p, j = NULL, change = NULL, coef = NULL) {
+  eta <- sql_name(work, "eta")
+  value <- if (!is.null(coef)) {
+    sql_linear_predictor(work, coef, p, length(coef) > p, NULL)
+  } else if (j > p) {
+    sprintf("%s + %s", eta, sql_number(work, change))
+  } else {
+    sprintf("%s + %s * %s", eta, sql_number(work, change), work$columns[[j]])
+  }
+  DBI::dbExecute(work$con, sprintf("UPDATE %s SET %s = %s", work$from, eta, value))
+  invisible()
 }
 
 # .dpcd_start_gradient_cpp() on a table: the p clipped gradients at zero in
@@ -440,6 +503,10 @@ dpcd_path_db <- function(x, y, settings) {
   coordinates <- p + intercept
   if (coordinates >= 65536L) {
     dpglmnet_abort("x", "has too many columns for a database fit (at most 65534).")
+  }
+  work <- if (database_residual_mode() == "column") database_work_table(x, y, settings)
+  if (!is.null(work)) {
+    on.exit(DBI::dbExecute(x$con, sprintf("DROP TABLE %s", work$from)), add = TRUE)
   }
   stream <- .noise_stream_cpp(settings)
   lambdas <- settings$lambda
@@ -475,7 +542,7 @@ dpcd_path_db <- function(x, y, settings) {
         gamma <- settings$coordinate_step[[j]]
         if (!(gamma > 0)) next
         old <- coef[j]
-        g <- database_gradient_sums(x, y, settings, coef, j) / n
+        g <- database_gradient_sums(x, y, settings, coef, j, work) / n
         if (settings$noise_sd[[j]] > 0) {
           g <- g + settings$noise_sd[[j]] * .noise_gaussian_cpp(stream, 1L)
         }
@@ -484,9 +551,11 @@ dpcd_path_db <- function(x, y, settings) {
         if (updated == old) next
         change <- max(change, abs(updated - old))
         coef[j] <- updated
+        if (!is.null(work)) database_update_eta(work, p, j, updated - old)
       }
       if (settings$average) {
         coef <- (average_sum + coef * (coordinates - last_counted)) / coordinates
+        if (!is.null(work)) database_update_eta(work, p, coef = coef)
       }
     }
     beta[, l] <- coef[seq_len(p)]
