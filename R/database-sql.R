@@ -19,7 +19,13 @@ sql_number <- function(source, value) {
   if (length(value) != 1L || !is.numeric(value) || !is.finite(value)) {
     stop("internal error: an SQL number must be one finite double")
   }
-  sprintf("CAST(%s AS %s)", sprintf("%.17g", as.double(value)), source$double_type)
+  text <- sprintf("%.17g", as.double(value))
+  # SQLite reads a literal with an exponent as a double (REAL) already: no
+  # CAST to evaluate for every record (measured: a third of a step's time).
+  if (isTRUE(source$bare_numbers)) {
+    return(if (grepl("[eE]", text)) text else paste0(text, "e0"))
+  }
+  sprintf("CAST(%s AS %s)", text, source$double_type)
 }
 
 # `expr` clamped to [lower, upper] (either may be infinite: no clamp on that
@@ -107,46 +113,51 @@ sql_name <- function(source, name) as.character(DBI::dbQuoteIdentifier(source$co
 
 # The exact counts of histogram.h's bins of column j (read through the
 # public interval [lower, upper]): the 2K + 1 log-spaced coarse bins about
-# the frame's anchor, then the L equal fine bins, as one row of sums. The
+# the frame's anchor, then the L equal fine bins, as one row of counts. The
 # bin tests are those of CoarseBins and fine_bin() with the same constants
 # (the frame from the core, 1 / width and L / (upper - lower) as the core
-# computes them), so every record falls in the same bins.
+# computes them), so every record falls in the same bins. Each record's pair
+# of bins is computed once, grouped and counted inside the database (at most
+# (2K + 1) L groups, which never leave it), and the counts pivoted into one
+# row: 73 sums over the records instead recomputed each record's bin 73
+# times (subqueries are inlined), 10x slower on SQLite.
 sql_histogram <- function(source, expr, lower, upper, levels, fine_bins) {
   frame <- .histogram_frame_cpp(lower, upper)
   anchor <- frame[[1L]]
   inverse_width <- if (frame[[2L]] > 0) 1 / frame[[2L]] else 0
   inverse_step <- fine_bins / (upper - lower)
+  con <- source$con
+  q <- function(name) sql_name(source, name)
   v <- sql_clamp(source, expr, lower, upper)
-  inner <- list(
-    d = sprintf("(%s - %s)", v, sql_number(source, anchor)),
-    r = sprintf("(ABS(%s - %s) * %s)", v, sql_number(source, anchor),
-                sql_number(source, inverse_width)),
-    f = sprintf("((%s - %s) * %s)", v, sql_number(source, lower),
-                sql_number(source, inverse_step)))
-  d <- sql_name(source, "d")
-  r <- sql_name(source, "r")
-  f <- sql_name(source, "f")
-  one <- function(condition) sprintf("SUM(CASE WHEN %s THEN 1 ELSE 0 END)", condition)
+  values <- sprintf("SELECT (%s - %s) AS %s, (ABS(%s - %s) * %s) AS %s, ((%s - %s) * %s) AS %s FROM %s",
+                    v, sql_number(source, anchor), q("d"),
+                    v, sql_number(source, anchor), sql_number(source, inverse_width), q("r"),
+                    v, sql_number(source, lower), sql_number(source, inverse_step), q("f"),
+                    source$from)
   # level k holds r in [2^-k, 2^-(k-1)) (level 1 also r >= 1); below 2^-K
-  # the centre bin. Bin b < K is level b + 1 on the negative side (d <= 0),
-  # bin b > K level 2K + 1 - b on the positive side (d > 0).
-  level_test <- function(k) {
-    low <- sprintf("%s >= %s", r, sql_number(source, 2^-k))
-    if (k == 1L) low else sprintf("%s AND %s < %s", low, r, sql_number(source, 2^-(k - 1L)))
+  # the centre bin K. Level k is bin k - 1 on the negative side (d <= 0),
+  # bin 2K + 1 - k on the positive side (d > 0).
+  level <- paste0("CASE ", paste(sprintf("WHEN %s >= %s THEN %d", q("r"),
+                                         vapply(2^-(seq_len(levels)), sql_number, "",
+                                                source = source),
+                                         seq_len(levels)), collapse = " "), " END")
+  coarse <- sprintf(paste("CASE WHEN %s < %s THEN %d WHEN %s > 0 THEN %d - (%s)",
+                          "ELSE (%s) - 1 END"),
+                    q("r"), sql_number(source, 2^-levels), levels, q("d"),
+                    2L * levels + 1L, level, level)
+  fine <- sprintf("CASE WHEN %s >= %d THEN %d WHEN %s < 1 THEN 0 ELSE FLOOR(%s) END",
+                  q("f"), fine_bins - 1L, fine_bins - 1L, q("f"), q("f"))
+  bins <- sprintf("SELECT %s AS %s, %s AS %s FROM (%s) AS %s", coarse, q("cb"), fine,
+                  q("fb"), values, q("dpglmnet_values"))
+  groups <- sprintf("SELECT %s, %s, COUNT(*) AS %s FROM (%s) AS %s GROUP BY %s, %s",
+                    q("cb"), q("fb"), q("cnt"), bins, q("dpglmnet_bins"), q("cb"), q("fb"))
+  count_where <- function(column, i) {
+    sprintf("SUM(CASE WHEN %s = %d THEN %s ELSE 0 END)", q(column), i, q("cnt"))
   }
-  coarse <- vapply(seq_len(2L * levels + 1L) - 1L, function(b) {
-    if (b == levels) return(one(sprintf("%s < %s", r, sql_number(source, 2^-levels))))
-    positive <- b > levels
-    k <- if (positive) 2L * levels + 1L - b else b + 1L
-    one(sprintf("(%s) AND %s", level_test(k),
-                if (positive) sprintf("%s > 0", d) else sprintf("NOT (%s > 0)", d)))
-  }, character(1))
-  fine <- vapply(seq_len(fine_bins) - 1L, function(i) {
-    if (i == fine_bins - 1L) return(one(sprintf("%s >= %d", f, i)))
-    if (i == 0L) return(one(sprintf("%s < 1", f)))
-    one(sprintf("%s >= %d AND %s < %d", f, i, f, i + 1L))
-  }, character(1))
-  sql_aggregate(source, stats::setNames(as.list(c(coarse, fine)),
-                                        paste0("b", seq_along(c(coarse, fine)))),
-                inner)
+  sums <- c(vapply(seq_len(2L * levels + 1L) - 1L, function(b) count_where("cb", b), ""),
+            vapply(seq_len(fine_bins) - 1L, function(i) count_where("fb", i), ""))
+  sprintf("SELECT %s FROM (%s) AS %s",
+          paste(sprintf("%s AS %s", sums, vapply(paste0("b", seq_along(sums)), q, "")),
+                collapse = ", "),
+          groups, q("dpglmnet_groups"))
 }

@@ -217,7 +217,8 @@ database_source <- function(table) {
     columns = vapply(table$x, function(name) sprintf(
       "CAST(%s AS %s)", DBI::dbQuoteIdentifier(con, name), database_double_type(con)),
       character(1)),
-    names = table$x, n = NA_real_, double_type = database_double_type(con)),
+    names = table$x, n = NA_real_, double_type = database_double_type(con),
+    bare_numbers = inherits(con, "SQLiteConnection")),
     class = "dpglmnet_db")
   count <- database_query(source, sprintf("SELECT COUNT(*) AS %s FROM %s",
                                           DBI::dbQuoteIdentifier(con, "n"), table$from))
