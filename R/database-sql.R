@@ -137,10 +137,16 @@ sql_histogram <- function(source, expr, lower, upper, levels, fine_bins) {
   # level k holds r in [2^-k, 2^-(k-1)) (level 1 also r >= 1); below 2^-K
   # the centre bin K. Level k is bin k - 1 on the negative side (d <= 0),
   # bin 2K + 1 - k on the positive side (d > 0).
-  level <- paste0("CASE ", paste(sprintf("WHEN %s >= %s THEN %d", q("r"),
-                                         vapply(2^-(seq_len(levels)), sql_number, "",
-                                                source = source),
-                                         seq_len(levels)), collapse = " "), " END")
+  # The level as a binary search (r >= 2^-m exactly when the level is at
+  # most m): 5 comparisons for 20 levels instead of up to 20 in a chain
+  # (measured: the chain made a histogram 3x slower on PostgreSQL).
+  search <- function(first, last) {
+    if (first == last) return(as.character(first))
+    middle <- (first + last) %/% 2L
+    sprintf("CASE WHEN %s >= %s THEN %s ELSE %s END", q("r"), sql_number(source, 2^-middle),
+            search(first, middle), search(middle + 1L, last))
+  }
+  level <- search(1L, levels)
   coarse <- sprintf(paste("CASE WHEN %s < %s THEN %d WHEN %s > 0 THEN %d - (%s)",
                           "ELSE (%s) - 1 END"),
                     q("r"), sql_number(source, 2^-levels), levels, q("d"),

@@ -97,7 +97,8 @@
 #' @param x Input matrix, `n` rows (records) by `p` columns: a numeric matrix
 #'   or a sparse `Matrix` (converted to `dgCMatrix`); or a data frame, or a
 #'   formula such as `y ~ .` with `data` (see Section Data frames and
-#'   formulas).
+#'   formulas); or a database table named by [db_table()] (then `y` is
+#'   named there; DP-CD only).
 #' @param y Response. Gaussian: numeric. Binomial: a two-level factor (the
 #'   second level is modelled), a logical, a 0/1 numeric vector, or a
 #'   two-column 0/1 indicator matrix with one 1 per row (the second column

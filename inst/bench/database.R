@@ -115,6 +115,10 @@ load_records <- function(con, data, chunk = 1e6) {
   })[["elapsed"]]
 }
 
+options(width = 200)
+# warm-up (the first fit loads Matrix's classes and the accountant's tables)
+invisible(suppressWarnings(do.call(dpglmnet, c(list(make_records(1000, p)$x,
+                                                    make_records(1000, p)$y), fit_args))))
 rows <- list()
 row <- function(backend, n, mode, load_s, r, x_mb) {
   data.frame(backend = backend, n = n, p = p, mode = mode,

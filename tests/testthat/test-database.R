@@ -98,6 +98,7 @@ test_that("bad input to db_table() and to a fit on a table: errors naming the ar
   err(dpglmnet(db_table(con, "with_null", x = c("v1", "v2"), y = "y"), epsilon = Inf), "x")
   err(dpglmnet(db_table(con, "r", x = c("v1", "v2"), y = "y"), family = "binomial",
                epsilon = Inf), "y")
+  err(cv.dpglmnet(table, epsilon = 1, x.bounds = 4), "x")
   err(dpglmnet(table, epsilon = -1), "epsilon")
   err(dpglmnet(table, epsilon = 1, x.bounds = c(1, 2, 3)), "x.bounds")
 })
@@ -126,4 +127,23 @@ test_that("a fit on a table predicts like a fit in memory", {
                predict(fits$memory, d$x[1:5, ], type = "response"), tolerance = 1e-8)
   expect_identical(fits$database$classnames, c("0", "1"))
   expect_false(any(grepl("records|frame", deparse(fits$database$call))))
+})
+
+test_that("a dbplyr lazy table (filtered) is fitted as its SQL subquery", {
+  skip_if_not_installed("dbplyr")
+  skip_if_not_installed("dplyr")
+  con <- sqlite()
+  on.exit(DBI::dbDisconnect(con))
+  d <- database_records(n = 600)
+  DBI::dbWriteTable(con, "r", d$frame)
+  lazy <- dplyr::filter(dplyr::tbl(con, "r"), v1 > -1)
+  keep <- d$x[, "v1"] > -1
+  set.seed(4)
+  memory <- dpglmnet(d$x[keep, ], d$y[keep], epsilon = Inf, nlambda = 3,
+                     lambda.min.ratio = 0.05, passes = 30)
+  set.seed(4)
+  database <- dpglmnet(db_table(lazy, x = colnames(d$x), y = "y"), epsilon = Inf,
+                       nlambda = 3, lambda.min.ratio = 0.05, passes = 30)
+  expect_equal(database$nobs, sum(keep))
+  expect_lt(max(abs(as.matrix(database$beta) - as.matrix(memory$beta))), 1e-8)
 })
