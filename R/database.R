@@ -17,7 +17,15 @@
 #' step is one aggregate, the clipped coordinate gradient
 #' \eqn{\sum_i clip(l'(\eta_i, y_i) x_{ij}, C_j)} with the linear predictor
 #' \eqn{\eta_i} recomputed inside the query from the current coefficients
-#' (no table is written); the private standardization (the range histograms
+#' (no table is written), or kept in a column of a temporary copy of the
+#' table, updated after each step (`CREATE TEMPORARY TABLE`, `UPDATE`): the
+#' default on SQLite, where it is 7 times faster per pass at n = 1e6
+#' (`inst/bench/results/2026-11-25-database.md`); elsewhere the query is
+#' the default (faster on PostgreSQL, where an update writes a new version
+#' of every row; and Spark SQL cannot update a table).
+#' `options(dpglmnet.database.residual = "query")` or `"column"` chooses.
+#' The
+#' private standardization (the range histograms
 #' of every column as one row of bin counts, then the clamped means and
 #' second moments), a private `lambda_max` (the clipped gradients at zero)
 #' and, at `epsilon = Inf`, the exact smoothness constants. The other
@@ -38,9 +46,16 @@
 #' `max(p + 1, nlambda)`). Missing values (SQL `NULL`), infinite values and,
 #' for `family = "binomial"`, a `y` other than 0/1 are errors naming the
 #' column, as they are in memory: give a table or view without them.
-#' The database sees the queries, and so the coefficients of every
-#' iterate (they are in the SQL): run the fit with an account the data's
-#' custodian trusts, as with any query on the data.
+#'
+#' Who is trusted: the exact sums leave the database and the noise is added
+#' in the R session, as the in-memory fit adds it to sums it computes
+#' itself. So the records stay in the database, but the R session that runs
+#' the fit sees exact aggregates (one per release) and must be trusted as
+#' the in-memory fit's session is; what is differentially private is the
+#' returned fit (and anything computed from it), not the session's traffic.
+#' The database sees the queries, which hold the coefficients of every
+#' iterate. An analyst who must not see exact aggregates needs the noise
+#' added inside the database (not offered).
 #'
 #' @section Backends:
 #' The SQL is portable: `CASE WHEN` for every clamp (SQLite has no `LEAST`
@@ -218,7 +233,7 @@ database_source <- function(table) {
       "CAST(%s AS %s)", DBI::dbQuoteIdentifier(con, name), database_double_type(con)),
       character(1)),
     names = table$x, n = NA_real_, double_type = database_double_type(con),
-    bare_numbers = inherits(con, "SQLiteConnection")),
+    bare_numbers = inherits(con, "SQLiteConnection"), quoted = new.env(parent = emptyenv())),
     class = "dpglmnet_db")
   count <- database_query(source, sprintf("SELECT COUNT(*) AS %s FROM %s",
                                           DBI::dbQuoteIdentifier(con, "n"), table$from))
@@ -421,16 +436,19 @@ database_gradient_sums <- function(x, y, settings, coef, js, work = NULL) {
   as.numeric(unlist(database_query(source, sql_aggregate(source, sums, inner))))
 }
 
-# How DP-CD keeps the linear predictor: "query" (default) recomputes it from
-# the current coefficients inside each step's query (nothing is written;
-# Spark SQL and read-only accounts work); "column" keeps it in a column of a
+# How DP-CD keeps the linear predictor: "query" recomputes it from the
+# current coefficients inside each step's query (nothing is written; Spark
+# SQL and read-only accounts work); "column" keeps it in a column of a
 # temporary copy of the table, updated after each step (eta += change x~_j,
 # as the core does), which costs a write of every record per step.
-# Measured in inst/bench/results/2026-11-25-database.md: "query" is faster
-# at p = 10 on SQLite and PostgreSQL; options(dpglmnet.database.residual)
-# chooses (for the benchmark).
-database_residual_mode <- function() {
-  mode <- getOption("dpglmnet.database.residual", "query")
+# Measured (inst/bench/results/2026-11-25-database.md, p = 10, n = 1e6):
+# SQLite 39 s per pass by "query", 5.4 s by "column"; PostgreSQL 10.7 s by
+# "query", 13.4 s by "column" (an UPDATE writes a new version of every
+# row). So the default is "column" on SQLite and "query" elsewhere;
+# options(dpglmnet.database.residual) overrides it.
+database_residual_mode <- function(source) {
+  mode <- getOption("dpglmnet.database.residual",
+                    if (inherits(source$con, "SQLiteConnection")) "column" else "query")
   if (!identical(mode, "query") && !identical(mode, "column")) {
     dpglmnet_abort("options(dpglmnet.database.residual)", "must be \"query\" or \"column\".")
   }
@@ -505,7 +523,7 @@ dpcd_path_db <- function(x, y, settings) {
   if (coordinates >= 65536L) {
     dpglmnet_abort("x", "has too many columns for a database fit (at most 65534).")
   }
-  work <- if (database_residual_mode() == "column") database_work_table(x, y, settings)
+  work <- if (database_residual_mode(x) == "column") database_work_table(x, y, settings)
   if (!is.null(work)) {
     on.exit(DBI::dbExecute(x$con, sprintf("DROP TABLE %s", work$from)), add = TRUE)
   }

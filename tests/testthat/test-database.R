@@ -147,3 +147,23 @@ test_that("a dbplyr lazy table (filtered) is fitted as its SQL subquery", {
   expect_equal(database$nobs, sum(keep))
   expect_lt(max(abs(as.matrix(database$beta) - as.matrix(memory$beta))), 1e-8)
 })
+
+test_that("SQLite: the linear predictor recomputed in each query gives the same fit", {
+  con <- sqlite()
+  on.exit(DBI::dbDisconnect(con))
+  d <- database_records(n = 1500)
+  DBI::dbWriteTable(con, "r", d$frame)
+  old <- options(dpglmnet.database.residual = "query")
+  on.exit(options(old), add = TRUE)
+  for (family in c("gaussian", "binomial")) {
+    fits <- paired_fits(con, "r", d, family, list(
+      epsilon = 1, x.bounds = 10, y.bound = if (family == "gaussian") 30, nlambda = 3,
+      passes = 2, average = TRUE))
+    expect_identical(fits$database$privacy, fits$memory$privacy)
+    expect_same_fit(fits)
+  }
+  options(dpglmnet.database.residual = "row")
+  e <- expect_error(dpglmnet(db_table(con, "r", x = "v1", y = "y"), epsilon = Inf),
+                    class = "dpglmnet_error")
+  expect_match(conditionMessage(e), "dpglmnet.database.residual")
+})
