@@ -169,8 +169,11 @@ std::vector<double> private_column_histograms(const Design& x, const double* low
   // counted once each in a joint table of (coarse, fine) pairs (5 KB: one
   // increment a value instead of two; integer, since an increment chained
   // through memory is faster on integers), whose margins are the two
-  // histograms. Measured, 4e5 x 50: 60 ms value by value, 39 ms so.
-  std::vector<std::int32_t> joint(static_cast<std::size_t>(coarse) * fine_bins);
+  // histograms. Two tables, alternate values in each, so that runs of
+  // values in one cell do not wait on each other's increments. Measured,
+  // 4e5 x 50: 72 ms value by value, 53 ms with one table, 49 with two.
+  const int cells = coarse * fine_bins;
+  std::vector<std::int32_t> joint(2 * static_cast<std::size_t>(cells));
   std::vector<double> block(kColumnBlock);
   std::vector<std::int32_t> coarse_index(kColumnBlock), fine_index(kColumnBlock);
   for (int j = 0; j < p; ++j) {
@@ -181,15 +184,21 @@ std::vector<double> private_column_histograms(const Design& x, const double* low
     for_each_block_in_column(x, j, block.data(), [&](const double* values, int m) {
       stored += m;
       bin(values, m, coarse_index.data(), fine_index.data());
-      for (int k = 0; k < m; ++k) ++table[coarse_index[k] * fine_bins + fine_index[k]];
+      int k = 0;
+      for (; k + 2 <= m; k += 2) {
+        ++table[coarse_index[k] * fine_bins + fine_index[k]];
+        ++table[cells + coarse_index[k + 1] * fine_bins + fine_index[k + 1]];
+      }
+      if (k < m) ++table[coarse_index[k] * fine_bins + fine_index[k]];
     });
     double* c = &counts[static_cast<std::size_t>(j) * size];
     double* fine = c + coarse;
     for (int a = 0; a < coarse; ++a) {
       std::int64_t row = 0;
       for (int b = 0; b < fine_bins; ++b) {
-        row += table[a * fine_bins + b];
-        fine[b] += table[a * fine_bins + b];
+        const std::int32_t count = table[a * fine_bins + b] + table[cells + a * fine_bins + b];
+        row += count;
+        fine[b] += count;
       }
       c[a] = static_cast<double>(row);
     }
