@@ -303,10 +303,10 @@
 dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      nlambda = NULL,
                      lambda.min.ratio = if (nrow(x) < ncol(x)) 0.01 else 1e-4, lambda = NULL,
-                     intercept = TRUE, standardize = !is.null(x.bounds),
+                     intercept = TRUE, standardize = NULL,
                      penalty.factor = rep(1, ncol(x)), lower.limits = -Inf,
                      upper.limits = Inf, epsilon = 1, delta = 1 / nrow(x)^2,
-                     solver = c("dpcd", "dpsgd", "dpscd", "dpfw", "dpfw-vr", "nmd"),
+                     solver = c("auto", "dpcd", "dpsgd", "dpscd", "dpfw", "dpfw-vr", "nmd"),
                      l1.radius = NULL,
                      passes = NULL, clip = NULL,
                      step = 1, average = FALSE,
@@ -352,6 +352,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                           smoothness, smoothness.budget, clip.budget = 0.2,
                           standardize.budget, x.bounds, y.bound, rng, trace.it) {
   family <- dpglmnet_family(family)
+  # (which private scales are defaults: afford_private_scales() may replace
+  # those by public constants, R/highdim.R)
+  scale_defaults <- c(smoothness = is.null(smoothness), clip = is.null(clip))
   x <- check_x(x)
   n <- nrow(x)
   p <- ncol(x)
@@ -373,7 +376,11 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     nlambda <- length(lambda)
   }
   check_flag(intercept, "intercept")
-  check_flag(standardize, "standardize")
+  # NULL (the default): TRUE when x.bounds is given, unless solver = "auto"
+  # scales the columns by their public bounds instead (R/highdim.R)
+  if (!is.null(standardize)) check_flag(standardize, "standardize")
+  standardize_given <- standardize
+  standardize <- if (is.null(standardize)) !is.null(x.bounds) else standardize
   if (standardize && is.null(x.bounds) && is.finite(epsilon)) {
     dpglmnet_abort("x.bounds", paste(
       "must be given for standardize = TRUE: the column means and standard",
@@ -391,7 +398,25 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     lower.limits, "lower.limits", upper = 0, length = c(1L, p), finite = FALSE), p)
   upper.limits <- recycle_columns(check_numeric(
     upper.limits, "upper.limits", lower = 0, length = c(1L, p), finite = FALSE), p)
-  solver <- check_choice(solver, names(dpglmnet_solvers), "solver")
+  solver <- check_choice(solver, c("auto", names(dpglmnet_solvers)), "solver")
+  # solver = "auto": a public rule of (n, p, epsilon, the bounds and the
+  # arguments) picks DP-CD or, for p large against n, dpfw on columns
+  # scaled by their public bounds (R/highdim.R)
+  auto <- NULL
+  if (solver == "auto") {
+    auto <- resolve_auto_solver(
+      n, p, epsilon, delta, family$name, alpha, lambda, nlambda, x.bounds,
+      if (family$name == "gaussian") check_y_bound(y.bound),
+      list(standardize = standardize_given, l1.radius = l1.radius, clip = clip,
+           passes = passes), lower.limits, upper.limits, penalty.factor)
+    solver <- auto$solver
+    if (isTRUE(auto$bound_scaling)) {
+      standardize <- FALSE
+      l1.radius <- auto$l1.radius
+      clip <- auto$clip
+      passes <- auto$passes
+    }
+  }
   if (!is.null(passes)) passes <- check_numeric(passes, "passes", lower = 1, integer = TRUE)
   # Default: 1 per coordinate (C_j = sqrt(M_j / tr M) clip = 1 when the M_j
   # are equal, as after standardization), the same scale for DP-SGD's L2
@@ -517,7 +542,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     smoothness.budget = smoothness.budget, clip.budget = clip.budget, x.bounds = x.bounds,
     y.bound = y.bound, y.lower = y_interval$lower, y.upper = y_interval$upper, rng = rng, trace.it = as.integer(trace.it),
     threads = dpglmnet_threads(),
-    variable_names = variable_names(x)
+    variable_names = variable_names(x),
+    bound_scaling = isTRUE(auto$bound_scaling), scale_defaults = scale_defaults,
+    solver_choice = if (!is.null(auto)) auto$reason
   )
   if (solver == "dpscd") problem <- check_dpscd(problem)
   problem
