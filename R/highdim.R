@@ -20,7 +20,7 @@ highdim_rule_constants <- list(
   # gaussian: radius = radius_y times the half-width of y's public interval
   # (on the bound-scaled columns, |x~_ij| <= 1, so predictions stay within
   # that half-width of the intercept); binomial: radius on the logit scale
-  radius_y = 2, radius_logit = 20,
+  radius_y = 1, radius_logit = 20,
   # clip: a fraction of the largest per-record gradient term (the half-width
   # of y, or 1 for binomial): well below the typical term, so the clipped
   # gradient is nearly a sign statistic (at most 2 / pi of the signal lost,
@@ -28,7 +28,7 @@ highdim_rule_constants <- list(
   clip_fraction = 0.005,
   # Frank-Wolfe steps: T = kappa mu n / log(2p) (mu: the GDP parameter of
   # the budget), within [steps_min, steps_max]
-  kappa = 0.4, steps_min = 5, steps_max = 100
+  kappa = 0.3, steps_min = 5, steps_max = 100
 )
 
 # TRUE when solver = "auto" picks the l1 solver: public inputs only.
@@ -152,4 +152,19 @@ warn_scales_fallback <- function(problem) {
     paste(c("bounds (smoothness = \"bounds\")", "clip sqrt(p + 1)")[f],
           collapse = " and "), if (sum(f) > 1) "are" else "is"))
   invisible()
+}
+
+# cv.dpglmnet(): solver = "auto" (given or by default) is decided at the full
+# n, where the fit on all records would decide it, not at the training
+# part's size (p >= n / 2 may hold for the part and not for all records).
+# When the rule picks DP-CD, the arguments say so explicitly; when it picks
+# the l1 solver, "auto" stays (one public radius: cv.dpglmnet() then fits
+# all records, with the rule's radius, clip and steps for that n).
+resolve_cv_auto_solver <- function(x, y, arguments, epsilon, delta, rng) {
+  solver <- arguments[["solver", exact = TRUE]]
+  if (!is.null(solver) && !identical(solver, "auto")) return(arguments)
+  full <- planned_problem(x, y, c(arguments, list(epsilon = epsilon, delta = delta,
+                                                  rng = rng)))
+  if (!isTRUE(full$bound_scaling)) arguments[["solver"]] <- full$solver
+  arguments
 }
