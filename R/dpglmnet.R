@@ -80,7 +80,7 @@
 #' * scales each column by its public bound, \eqn{x_{ij} / b_j} with
 #'   \eqn{b_j = \max(|l_j|, |u_j|)} (free: nothing is released; no
 #'   standardization, no centring);
-#' * fits one l1 ball, \eqn{\sum_j b_j |eta_j| \le R}, with `R` the
+#' * fits one l1 ball, \eqn{\sum_j b_j |\beta_j| \le R}, with `R` the
 #'   half-width of y's interval `(upper - lower) / 2` (gaussian: predictions
 #'   then move at most that far from the intercept) or 20 on the logit
 #'   scale (binomial);
