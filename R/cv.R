@@ -251,11 +251,19 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   } else {
     list(path = epsilon, refit_rows = NULL)
   }
-  # solver = "auto" decides at the full n (R/highdim.R), so that the plan
-  # below and a fit on all records agree
-  arguments <- resolve_cv_auto_solver(x, y, arguments, budget$path, delta, rng)
   planned <- planned_problem(x_plan, y_plan, c(arguments, list(
     epsilon = budget$path, delta = delta, rng = rng)))
+  # solver = "auto" picked the l1 solver for the training part: it decides
+  # at the full n (R/highdim.R), so that the plan and a fit on all records
+  # agree (p >= n / 2 can hold for the part and not for all records)
+  if (isTRUE(planned$bound_scaling)) {
+    arguments <- resolve_cv_auto_solver(x, y, arguments, budget$path, delta, rng)
+    if (!identical(arguments[["solver", exact = TRUE]], planned$solver) &&
+        !is.null(arguments[["solver", exact = TRUE]])) {
+      planned <- planned_problem(x_plan, y_plan, c(arguments, list(
+        epsilon = budget$path, delta = delta, rng = rng)))
+    }
+  }
   # (what decides the split)
   planned <- planned[c("nlambda", "single_lambda", "solver", "bound_scaling")]
   rm(x_plan, y_plan)

@@ -157,12 +157,12 @@ warn_scales_fallback <- function(problem) {
   invisible()
 }
 
-# cv.dpglmnet(): solver = "auto" (given or by default) is decided at the full
-# n, where the fit on all records would decide it, not at the training
-# part's size (p >= n / 2 may hold for the part and not for all records).
-# When the rule picks DP-CD, the arguments say so explicitly; when it picks
-# the l1 solver, "auto" stays (one public radius: cv.dpglmnet() then fits
-# all records, with the rule's radius, clip and steps for that n).
+# cv.dpglmnet(), when "auto" picked the l1 solver for the training part:
+# the rule is decided again at the full n, where the fit on all records
+# would decide it (p >= n / 2 may hold for the part and not for all
+# records). When it picks DP-CD there, the arguments say so explicitly;
+# otherwise "auto" stays (one public radius: cv.dpglmnet() then fits all
+# records, with the rule's radius, clip and steps for that n).
 resolve_cv_auto_solver <- function(x, y, arguments, epsilon, delta, rng) {
   solver <- arguments[["solver", exact = TRUE]]
   if (!is.null(solver) && !identical(solver, "auto")) return(arguments)

@@ -165,3 +165,15 @@ test_that("binomial: auto at p >> n finds the strong features", {
   expect_true(all(sign(b[seq_along(truth)][b[seq_along(truth)] != 0]) ==
                     sign(truth)[b[seq_along(truth)] != 0]))
 })
+
+test_that("cv.dpglmnet decides auto at the full n: a split part alone would pick dpfw", {
+  # p = 450: p >= n_train / 2 (n_train = 800) but p < n / 2 (n = 1000)
+  d <- sparse_truth(1000, 450, c(2, -2), 41)
+  set.seed(6)
+  fit <- muffle_dpglmnet_warnings(cv.dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 4,
+                                              y.bound = 30))
+  expect_identical(fit$dpglmnet.fit$settings$solver, "dpcd")
+  expect_identical(dpglmnet:::resolve_auto_solver(800, 450, 1, 1e-6, "gaussian", 1, NULL,
+    NULL, 4, list(lower = -30, upper = 30, envelope = 30), list(), -Inf, Inf,
+    rep(1, 450))$solver, "dpfw")
+})
