@@ -10,7 +10,7 @@
 # log(2p) per selection instead (Talwar, Thakurta & Zhang 2015; Asi et al.
 # 2021, Section 5), and one radius fitted on all records, with the columns
 # scaled by their public bounds, finds the support where DP-CD does not
-# (inst/bench/trust.R, section D; the generalisation grid in NEWS.md).
+# (inst/bench/trust.R, section D; inst/bench/results/2026-11-25-highdim.md).
 
 # The constants of the rule (measured on generated data, see NEWS.md and
 # inst/bench/trust.R section D).
