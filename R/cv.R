@@ -253,14 +253,27 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   }
   planned <- planned_problem(x_plan, y_plan, c(arguments, list(
     epsilon = budget$path, delta = delta, rng = rng)))
+  # solver = "auto" picked the l1 solver for the training part: it decides
+  # at the full n (R/highdim.R), so that the plan and a fit on all records
+  # agree (p >= n / 2 can hold for the part and not for all records)
+  if (isTRUE(planned$bound_scaling)) {
+    arguments <- resolve_cv_auto_solver(x, y, arguments, budget$path, delta, rng)
+    if (!identical(arguments[["solver", exact = TRUE]], planned$solver) &&
+        !is.null(arguments[["solver", exact = TRUE]])) {
+      planned <- planned_problem(x_plan, y_plan, c(arguments, list(
+        epsilon = budget$path, delta = delta, rng = rng)))
+    }
+  }
   # (what decides the split)
-  planned <- planned[c("nlambda", "single_lambda", "solver")]
+  planned <- planned[c("nlambda", "single_lambda", "solver", "bound_scaling")]
   rm(x_plan, y_plan)
   if (planned$nlambda < 2L) {
     # One lambda (the automatic schedule's choice for this budget, or the
-    # user's nlambda / l1.radius): nothing to choose, so no split, no choice
-    # and no refit; the path is fitted on all records with the whole budget.
-    dpglmnet_warn(sprintf(paste(
+    # user's nlambda / l1.radius, or solver = "auto"'s one public l1 radius
+    # for p large against n, which is the default and needs no warning):
+    # nothing to choose, so no split, no choice and no refit; the path is
+    # fitted on all records with the whole budget.
+    if (!isTRUE(planned$bound_scaling)) dpglmnet_warn(sprintf(paste(
       "the budget affords a single %s on the %d training records of a split",
       "(see `nlambda` in ?dpglmnet): with nothing to choose, the path is fitted",
       "at one %s on all %d records with the whole budget, without a validation",

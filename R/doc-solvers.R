@@ -263,6 +263,11 @@ NULL
 #' useful norm for a unit-variance response on uncorrelated unit-variance
 #' features. Public, no privacy cost.
 #'
+#' `solver = "auto"` (the default of [dpglmnet()]) picks `"dpfw"` when p is
+#' large against n, with the columns scaled by their public bounds, one
+#' public radius, clip and number of steps: the rule is in Section High
+#' dimension of [dpglmnet()].
+#'
 #' Standardization: with `standardize = TRUE` the ball applies to the
 #' standardized coefficients, as glmnet's penalty does: the fit satisfies
 #' \eqn{\sum_j sd_j |b_j| \le R} with \eqn{sd_j} the (privately released)

@@ -28,6 +28,12 @@
 print.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
   cat("\nCall: ", deparse(x$call), "\n\n")
   cat(wrap_text(paste("Privacy:", format_privacy_line(x$privacy))), sep = "\n")
+  # the solver, and why when solver = "auto" chose it (R/highdim.R)
+  if (!is.null(x$settings$solver)) {
+    cat(wrap_text(paste0("Solver: ", x$settings$solver,
+                         if (!is.null(x$settings$solver_choice))
+                           paste0(" (", x$settings$solver_choice, ")"))), sep = "\n")
+  }
   noise <- coefficient_noise_text(x)
   if (!is.null(noise)) cat(wrap_text(paste("Noise:", noise)), sep = "\n")
   y_interval <- fit_y_interval(x$settings)

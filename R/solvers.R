@@ -46,6 +46,9 @@ plan_private_path <- function(problem) {
   if (!identical(affordable$standardization, problem$standardization)) {
     plan <- plan_private_path_once(affordable)
   }
+  # DP-CD's private scales, likewise (R/highdim.R)
+  public_scales <- afford_private_scales(plan$problem, plan$z, plan$path_releases)
+  if (!is.null(public_scales$scales_fallback)) plan <- plan_private_path_once(public_scales)
   plan
 }
 
@@ -74,6 +77,7 @@ plan_private_path_once <- function(problem) {
 fit_private_path <- function(problem) {
   plan <- plan_private_path(problem)
   problem <- plan$problem
+  warn_scales_fallback(problem)
   solver <- plan$solver
   by_radius <- plan$by_radius
   public_max <- plan$public_max
@@ -82,7 +86,10 @@ fit_private_path <- function(problem) {
   z <- plan$z
   ledger <- new_privacy_ledger(plan$mechanisms, z, problem$epsilon, problem$delta,
                                problem$rng)
-  scaled <- release_scales(standardize_problem(problem, z, path_releases), z, path_releases)
+  # (bound_scaling, from solver = "auto": columns scaled by their public
+  # bounds, no release; R/highdim.R)
+  scaled <- release_scales(scale_by_bounds(standardize_problem(problem, z, path_releases)),
+                           z, path_releases)
   if (by_radius && is.null(scaled$l1.radius)) scaled$l1.radius <- l1_radius_grid(scaled)
   setup <- solver$setup(scaled)
   noise <- solver$noise(scaled, setup, z)
@@ -112,7 +119,9 @@ fit_private_path <- function(problem) {
            else if (release_lambda_max) "private" else "public bound (standardized)"
          },
          standardize = !is.null(problem$standardization),
-         standardization = scaled$standardization_result,
+         standardization = if (!isTRUE(problem$bound_scaling)) scaled$standardization_result,
+         bound_scaling = isTRUE(problem$bound_scaling),
+         solver_choice = problem$solver_choice,
          scale_levels = scaled$scale_levels,
          penalty.factor = problem$penalty.factor,
          lower.limits = problem$lower.limits, upper.limits = problem$upper.limits,
