@@ -584,10 +584,15 @@ run_highdim <- function() {
     r0 <- if (length(s$r0)) mean(s$r0) else NA_real_
     met_found <- isTRUE(found >= 6)
     met_mse <- isTRUE(r0 <= 0.5)
-    add_target("D highdim", sprintf("%-26s found >= 6 of 8", v),
-               sprintf("%s (false positives %s)", fmt(found),
-                       if (length(s$fp)) fmt(mean(s$fp)) else "NA"), met_found)
-    add_target("D highdim", sprintf("%-26s MSE <= 0.5 x predicting 0", v), fmt(r0), met_mse)
+    # the issue's target is for the defaults; the other variants are shown
+    # for comparison, without one
+    is_default <- v == names(per)[1L]
+    if (is_default) {
+      add_target("D highdim", sprintf("%-26s found >= 6 of 8", v),
+                 sprintf("%s (false positives %s)", fmt(found),
+                         if (length(s$fp)) fmt(mean(s$fp)) else "NA"), met_found)
+      add_target("D highdim", sprintf("%-26s MSE <= 0.5 x predicting 0", v), fmt(r0), met_mse)
+    }
     rows[[v]] <- data.frame(
       variant = v, reps = reps, err = s$err, warn = s$warn,
       found = found, found_min = if (length(s$found)) min(s$found) else NA_real_,
@@ -596,7 +601,8 @@ run_highdim <- function() {
       mse = if (length(s$mse)) mean(s$mse) else NA_real_, mse_zero = mean(s$mse0),
       mse_mean = mean(s$msemean), r_zero = r0,
       r_mean = if (length(s$rmean)) mean(s$rmean) else NA_real_,
-      target = "found >= 6; r_zero <= 0.5", met = met_found && met_mse,
+      target = if (is_default) "found >= 6; r_zero <= 0.5" else "",
+      met = if (is_default) met_found && met_mse else NA,
       stringsAsFactors = FALSE)
   }
   print_table(do.call(rbind, rows))
