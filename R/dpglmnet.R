@@ -315,7 +315,9 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      smoothness = NULL, smoothness.budget = 0.1,
                      clip.budget = 0.2, standardize.budget = 0.3,
                      x.bounds = NULL, y.bound = NULL,
-                     rng = c("seeded", "secure"), trace.it = 0, data = NULL) {
+                     rng = c("seeded", "secure"), trace.it = 0, data = NULL,
+                     weights = NULL, offset = NULL, weights.bound = NULL,
+                     offset.bound = NULL) {
   # Data frames and formulas are expanded to a matrix and come back here
   # (R/formula.R).
   if (is_frame_input(x)) return(fit_from_frame(match.call(), environment()))
@@ -335,7 +337,9 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
     average = average, batch.size = batch.size, selection = selection, smoothness = smoothness,
     smoothness.budget = smoothness.budget, clip.budget = clip.budget,
     standardize.budget = standardize.budget,
-    x.bounds = x.bounds, y.bound = y.bound, rng = rng, trace.it = trace.it
+    x.bounds = x.bounds, y.bound = y.bound, rng = rng, trace.it = trace.it,
+    weights = weights, offset = offset, weights.bound = weights.bound,
+    offset.bound = offset.bound
   )
   path <- fit_private_path(problem)
   new_dpglmnet(problem, path, call)
@@ -350,7 +354,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                           lower.limits, upper.limits, epsilon, delta, solver,
                           l1.radius = NULL, passes, clip, step, average, batch.size, selection,
                           smoothness, smoothness.budget, clip.budget = 0.2,
-                          standardize.budget, x.bounds, y.bound, rng, trace.it) {
+                          standardize.budget, x.bounds, y.bound, rng, trace.it,
+                          weights = NULL, offset = NULL, weights.bound = NULL,
+                          offset.bound = NULL) {
   family <- dpglmnet_family(family)
   x <- check_x(x)
   n <- nrow(x)
@@ -359,6 +365,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   alpha <- check_numeric(alpha, "alpha", 0, 1)
   epsilon <- check_numeric(epsilon, "epsilon", lower = 0, lower_open = TRUE,
                            finite = FALSE)
+  # (R/weights.R: clamped to their public bounds, a per-record map)
+  weighting <- check_weights(weights, n, weights.bound, epsilon)
+  offsetting <- check_offset(offset, n, offset.bound, epsilon)
   delta <- check_numeric(delta, "delta", 0, 1, lower_open = TRUE, upper_open = TRUE)
   if (is.null(lambda)) {
     if (!is.null(nlambda)) nlambda <- check_numeric(nlambda, "nlambda", lower = 1,
@@ -392,6 +401,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   upper.limits <- recycle_columns(check_numeric(
     upper.limits, "upper.limits", lower = 0, length = c(1L, p), finite = FALSE), p)
   solver <- check_choice(solver, names(dpglmnet_solvers), "solver")
+  check_weights_solver(solver, weights, offset, clip, smoothness, epsilon)
   if (!is.null(passes)) passes <- check_numeric(passes, "passes", lower = 1, integer = TRUE)
   # Default: 1 per coordinate (C_j = sqrt(M_j / tr M) clip = 1 when the M_j
   # are equal, as after standardization), the same scale for DP-SGD's L2
@@ -401,7 +411,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # standardized ridge).
   # Unstandardized DP-CD and DP-SGD with public bounds: released quantiles
   # of the clipped terms (R/scales.R).
-  quantile_clip_possible <- solver %in% c("dpcd", "dpsgd") && !is.null(x.bounds)
+  # (not with weights: the quantile search does not weigh the records)
+  quantile_clip_possible <- solver %in% c("dpcd", "dpsgd") && !is.null(x.bounds) &&
+    is.null(weighting)
   clip <- if (is.null(clip)) {
     if (solver == "dpcd" && quantile_clip_possible && !standardize && is.finite(epsilon))
       "quantile"
@@ -458,6 +470,19 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # magnitude bound on the clamped y, for everything that reads a bound on
   # |y| (a symmetric b: [-b, b], envelope b, the same problem as before).
   y_interval <- check_y_bound(y.bound)
+  y_values <- clamp_response(response$y, y_interval$lower, y_interval$upper)
+  if (!is.null(offsetting) && family$offset_in_response) {
+    # gaussian: the offset moves into the response, y - o (glmnet's elnet),
+    # whose interval widens by the offset's: [y.lower - o.upper, y.upper -
+    # o.lower] (R/weights.R)
+    y_values <- y_values - offsetting$values
+    if (!is.null(y_interval) && !is.null(offsetting$lower)) {
+      lower <- y_interval$lower - offsetting$upper
+      upper <- y_interval$upper - offsetting$lower
+      y_interval <- list(lower = lower, upper = upper,
+                         envelope = max(abs(lower), abs(upper)))
+    }
+  }
   y.bound <- if (!is.null(y_interval)) y_interval$envelope
   l1 <- check_l1_arguments(solver, l1.radius, alpha, lambda, lower.limits,
                            upper.limits, penalty.factor, nlambda)
@@ -472,14 +497,16 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   smoothness <- if (solver %in% c(l1_solver_names, "dpscd")) {
     if (standardize) "standardized" else "uniform"
   } else {
-    choose_smoothness(smoothness, p, epsilon, x.bounds, standardize, solver)
+    choose_smoothness(smoothness, p, epsilon, x.bounds, standardize, solver,
+                      weighted = !is.null(weighting))
   }
   standardize.budget <- check_numeric(standardize.budget, "standardize.budget", 0, 1,
                                       lower_open = TRUE, upper_open = TRUE)
   shares <- budget_shares(list(
     epsilon = epsilon, standardization = if (standardize) TRUE, smoothness = smoothness,
     clip = clip, standardize.budget = standardize.budget,
-    smoothness.budget = smoothness.budget, clip.budget = clip.budget))
+    smoothness.budget = smoothness.budget, clip.budget = clip.budget,
+    weights = weighting$values))
   if (sum(shares) >= 1) {
     dpglmnet_abort(NULL, sprintf(paste(
       "`%s` add up to %g: the path needs a share of the budget, so they must",
@@ -495,7 +522,14 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     # x is read through the transform (clamped to the interval of x.bounds)
     # by the core, without a copy; the clamped values are bounded in
     # magnitude by the envelope `value_bounds` (= x.bounds below).
-    x = x, y = clamp_response(response$y, y_interval$lower, y_interval$upper),
+    x = x, y = y_values,
+    # per-record weights clamped to [0, W] (normalised to omega_i = w_i n /
+    # S_released by normalize_weights(), R/weights.R), W, and the offset the
+    # core adds to the linear predictor (binomial; gaussian: in y above)
+    weights = weighting$values, weights.bound = weighting$bound,
+    offset = if (!is.null(offsetting) && !family$offset_in_response) offsetting$values,
+    has_offset = !is.null(offsetting), offset.lower = offsetting$lower,
+    offset.upper = offsetting$upper,
     transform = list(lower = x_interval$lower, upper = x_interval$upper,
                      center = NULL, scale = NULL),
     value_bounds = x.bounds,

@@ -61,6 +61,7 @@ plan_private_path_once <- function(problem) {
                    solver$releases(problem))
   path_releases <- sum(vapply(solver_rows, `[[`, numeric(1), "count"))
   mechanisms <- mechanism_table(c(
+    weights_mechanisms(problem, path_releases),
     standardization_mechanisms(problem, path_releases),
     list(smoothness_mechanism(problem)),
     scales_mechanisms(problem, path_releases),
@@ -82,6 +83,8 @@ fit_private_path <- function(problem) {
   z <- plan$z
   ledger <- new_privacy_ledger(plan$mechanisms, z, problem$epsilon, problem$delta,
                                problem$rng)
+  # the weight sum first: every later release reads omega_i = w_i n / S
+  problem <- normalize_weights(problem, z, path_releases)
   scaled <- release_scales(standardize_problem(problem, z, path_releases), z, path_releases)
   if (by_radius && is.null(scaled$l1.radius)) scaled$l1.radius <- l1_radius_grid(scaled)
   setup <- solver$setup(scaled)
@@ -121,7 +124,13 @@ fit_private_path <- function(problem) {
          # code reading a magnitude bound on |y| uses; y.lower, y.upper: the
          # interval y was clamped to)
          y.bound = problem$y.bound, y.lower = problem$y.lower, y.upper = problem$y.upper,
-         path_parameter = if (by_radius) "radius" else "lambda"),
+         path_parameter = if (by_radius) "radius" else "lambda",
+         # weights and offset (R/weights.R): W, the released weight sum, the
+         # offset's interval; has_offset makes predict() ask for newoffset
+         weights = !is.null(problem$weights), weights.bound = problem$weights.bound,
+         weight_sum = problem$weight_sum, weight_factor = problem$weight_factor,
+         has_offset = isTRUE(problem$has_offset), offset.lower = problem$offset.lower,
+         offset.upper = problem$offset.upper),
     settings_scaled)
   diagnose_bounds(path, settings, problem, ledger)
   list(beta = path$beta, a0 = path$a0, lambda = path$lambda, privacy = ledger,
@@ -135,7 +144,8 @@ fit_private_path <- function(problem) {
 public_lambda_max <- function(problem) {
   plan <- problem$standardization
   if (is.null(plan) || !is.null(problem$lambda)) return(NULL)
-  if (problem$family == "binomial") return(0.5)
+  # (with an offset o_i the derivative at b = 0 is sigmoid(o_i) - y_i, up to 1)
+  if (problem$family == "binomial") return(if (isTRUE(problem$has_offset)) 1 else 0.5)
   if (plan$scale_y) return(1)
   NULL
 }
@@ -348,7 +358,9 @@ core_settings <- function(problem, ...) {
          lower_limits = problem$lower.limits, upper_limits = problem$upper.limits,
          seed = draw_seed(), secure = problem$rng == "secure",
          trace = problem$trace.it,
-         threads = if (is.null(problem$threads)) 1L else problem$threads),
+         threads = if (is.null(problem$threads)) 1L else problem$threads,
+         # per-record weights omega_i and offset o_i (R/weights.R), or NULL
+         weights = problem$weights, offset = problem$offset),
     list(...))
 }
 

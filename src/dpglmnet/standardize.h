@@ -35,7 +35,8 @@ ColumnMoments private_column_moments(const Design& x, const double* mean_sd,
                                      const double* second_sd, RandomSource& rng,
                                      const double* lower = nullptr,
                                      const double* upper = nullptr,
-                                     const double* shift = nullptr) {
+                                     const double* shift = nullptr,
+                                     const double* weights = nullptr) {
   const int n = x.rows(), p = x.cols();
   ColumnMoments out{std::vector<double>(mean_sd ? p : 0, 0.0), std::vector<double>(p, 0.0)};
   for (int j = 0; j < p; ++j) {
@@ -43,11 +44,19 @@ ColumnMoments private_column_moments(const Design& x, const double* mean_sd,
     const double lo = lower ? lower[j] : -std::numeric_limits<double>::infinity();
     const double hi = upper ? upper[j] : std::numeric_limits<double>::infinity();
     const double c = shift ? shift[j] : 0.0;
-    x.for_each_in_column(j, [&](int, double v) {
-      v = std::min(std::max(v, lo), hi) - c;
-      sum += v;
-      sum_squares += v * v;
-    });
+    if (weights) {
+      x.for_each_in_column(j, [&](int i, double v) {
+        v = std::min(std::max(v, lo), hi) - c;
+        sum += weights[i] * v;
+        sum_squares += weights[i] * v * v;
+      });
+    } else {
+      x.for_each_in_column(j, [&](int, double v) {
+        v = std::min(std::max(v, lo), hi) - c;
+        sum += v;
+        sum_squares += v * v;
+      });
+    }
     out.second[j] = sum_squares / n;
     if (mean_sd) {
       out.mean[j] = sum / n;
