@@ -118,6 +118,11 @@
 #' @param x,y As in [dpglmnet()].
 #' @param ... Further (named) arguments of [dpglmnet()] (`family`, `alpha`,
 #'   `x.bounds`, `y.bound`, `nlambda`, ...), used for the path and the refit.
+#'   `weights` and `offset` (with `weights.bound`, `offset.bound`) are split
+#'   with their records: the training part's go to the path, the validation
+#'   part's weigh each validation loss (times \eqn{\omega_i = w_i
+#'   n_{train} / S}, S the training part's released weight sum, before the
+#'   clip to `loss.bound`) and enter its linear predictor.
 #' @param epsilon,delta The budget of the whole procedure (split, path,
 #'   curve and refit); `delta` defaults to \eqn{1/n^2} for the n records of
 #'   `x`.

@@ -15,7 +15,8 @@
 #' the number of columns, as glmnet does.
 #'
 #' @section Privacy:
-#' One record is one row of `x` with its `y`; neighbouring datasets differ by
+#' One record is one row of `x` with its `y` (and its weight and offset,
+#' when given); neighbouring datasets differ by
 #' replacing one record (`n` is public). Everything returned, printed or
 #' plotted is (epsilon, delta)-DP, or is computed from public inputs: `n`,
 #' `p`, `x.bounds`, `y.bound`, a user `lambda` and the hyperparameters.
@@ -48,6 +49,31 @@
 #' released). Dense and sparse `x` go through the same mechanism; sparse `x`
 #' is scaled but not centred and its clamp keeps 0 (with an intercept the
 #' solution is the same).
+#'
+#' @section Weights and offsets:
+#' `weights` and `offset` are glmnet's, and they are part of a record:
+#' replacing a record replaces its weight and offset too. Each is clamped
+#' to a public bound (`weights.bound` W, `offset.bound`), a per-record map
+#' that is free for privacy. glmnet rescales the weights to sum to n; their
+#' sum S is data, so it is released once with the Gaussian mechanism
+#' (replace-one sensitivity W; a ledger row "weights: sum of the weights"
+#' with 2% of the Gaussian budget, calibrated at the fit's one noise level),
+#' floored at the public \eqn{W n / 1000}, and the solver uses
+#' \eqn{\omega_i = w_i n / S}. Every per-record term is then weighted:
+#' DP-CD's clipped coordinate gradients (and the private `lambda_max`)
+#' multiply each record's term by \eqn{\omega_i} before clipping it, so
+#' their sensitivity stays the clip; the standardization means and second
+#' moments (x and y) are glmnet's weighted ones, with sensitivities \eqn{W
+#' n / S} times the unweighted ones; the `"bounds"` smoothness constants
+#' are multiplied by \eqn{W n / S}. The standardization's range histograms
+#' stay unweighted: they locate a column's values (a count per bin), they
+#' do not weigh them. [cv.dpglmnet()] splits weights and offsets with their
+#' records and weighs each validation loss by \eqn{\omega_i} (the training
+#' part's released sum) before clipping it. The offset enters the linear
+#' predictor (binomial: inside the link); for gaussian it is subtracted from
+#' `y`, as glmnet does, so every residual bound widens by the offset's
+#' range. With `epsilon = Inf` no bound is needed, the exact sum is used,
+#' and the fit is glmnet's. The other solvers refuse `weights` and `offset`.
 #'
 #' @section Solvers:
 #' * `"dpcd"` (default): proximal DP coordinate descent (Mangold et al.
@@ -264,6 +290,30 @@
 #' @param trace.it If `> 0`, print progress after each lambda.
 #' @param data With a formula `x`: the data frame holding its variables
 #'   (the response too). Refused otherwise.
+#' @param weights Optional observation weights, one per record, finite and
+#'   \eqn{\ge 0}, as glmnet's: the objective becomes
+#'   \eqn{\sum_i w_i \ell_i / \sum_i w_i + \lambda P(b)}. A weight is part
+#'   of its record (see Section Weights and offsets): with a finite
+#'   `epsilon` it needs `weights.bound`, and weights are clamped to
+#'   \[0, `weights.bound`\]. Solver `"dpcd"` only; with weights, `clip =
+#'   "quantile"` and `smoothness = "quantile"` or `"private"` are refused
+#'   (the defaults become a numeric clip and `"bounds"`).
+#' @param offset Optional offset, one finite number per record, added to the
+#'   linear predictor as glmnet's (\eqn{\eta_i = o_i + b_0 + x_i'b}); with
+#'   a finite `epsilon` it needs `offset.bound` and is clamped to it.
+#'   `predict()` then needs `newoffset`. Solver `"dpcd"` only.
+#' @param weights.bound Public bound \eqn{W > 0} on the weights (they are
+#'   clamped to \[0, W\]); required with `weights` and a finite `epsilon`,
+#'   optional at `epsilon = Inf`. The bound-based sensitivities (the
+#'   standardization moments, the `"bounds"` smoothness constants) grow by
+#'   \eqn{W n / S} (S: the released weight sum), so a tight `W` means less
+#'   noise: e.g. survey weights scaled to a known maximum.
+#' @param offset.bound Public bound on the offset, as `y.bound`: one number
+#'   `b` (\eqn{|o_i| \le b}) or an interval `c(lower, upper)`; offsets are
+#'   clamped to it. Required with `offset` and a finite `epsilon`. For a
+#'   gaussian fit the offset moves into the response, \eqn{y_i - o_i}, whose
+#'   interval (the fit's `settings$y.lower`, `settings$y.upper`, and every
+#'   bound on a residual) widens by the offset's range.
 #' @return An object of class `"dpglmnet"`: glmnet's fields `a0`, `beta`
 #'   (a `dgCMatrix`), `df`, `dim`, `lambda`, `nobs`, `call` (holding no
 #'   data: `x` and `y` appear only as symbols, `x`/`y` when they were given
