@@ -128,7 +128,7 @@
 #'   second level is modelled), a logical, a 0/1 numeric vector, or a
 #'   two-column 0/1 indicator matrix with one 1 per row (the second column
 #'   is modelled; the column names are the class names). glmnet's counts or
-#'   proportions (several trials per record) need per-record weights, which
+#'   proportions (several trials per record, with the trials as `weights`)
 #'   are not supported: give one record per trial.
 #' @param family `"gaussian"` or `"binomial"` (matched partially, as glmnet
 #'   does: `"gauss"`), or the family objects `gaussian()` and `binomial()`

@@ -267,8 +267,10 @@ diagnose_bounds <- function(path, settings, problem, ledger) {
   r <- settings$standardization
   rows <- ledger$mechanisms
   moment_rows <- grepl("second moment", rows$mechanism, fixed = TRUE)
+  # (weighted moments: their sensitivities are W n / S times larger)
   relative_noise <- if (is.finite(problem$epsilon) && any(moment_rows)) {
-    max(rows$noise_multiplier[moment_rows]) / problem$n
+    max(rows$noise_multiplier[moment_rows]) / problem$n *
+      (if (is.null(settings$weight_factor)) 1 else settings$weight_factor)
   } else 0
   y_scaled <- !is.null(r) && !identical(r$y_sd, 1)
   if (problem$family == "gaussian" && !is.null(problem$y.bound) && problem$intercept &&
