@@ -31,11 +31,16 @@ print.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
   noise <- coefficient_noise_text(x)
   if (!is.null(noise)) cat(wrap_text(paste("Noise:", noise)), sep = "\n")
   y_interval <- fit_y_interval(x$settings)
-  if (!is.null(y_interval) && y_interval$lower != -y_interval$upper) {
+  if (!is.null(y_interval) && isTRUE(x$settings$has_offset) && x$family == "gaussian") {
+    cat(sprintf("Response: y - offset within [%s, %s] (`y.bound` widened by `offset.bound`)\n",
+                format(y_interval$lower, digits = digits),
+                format(y_interval$upper, digits = digits)))
+  } else if (!is.null(y_interval) && y_interval$lower != -y_interval$upper) {
     cat(sprintf("Response: y clamped to its public interval [%s, %s] (`y.bound`)\n",
                 format(y_interval$lower, digits = digits),
                 format(y_interval$upper, digits = digits)))
   }
+  print_weights_offset(x$settings, digits)
   cat("\n")
   if (is_radius_path(x)) {
     cat("Path over l1 radii (stored in `lambda`; `s` in coef/predict is a radius)\n")

@@ -207,3 +207,25 @@ check_newoffset <- function(newoffset, rows, settings) {
   }
   offset
 }
+
+# print()'s lines on weights and offset (public bounds, the released sum).
+print_weights_offset <- function(settings, digits) {
+  if (isTRUE(settings$weights)) {
+    cat(wrap_text(paste0(
+      "Weights: ", if (!is.null(settings$weights.bound)) {
+        sprintf("clamped to [0, %s] (`weights.bound`), ",
+                format(settings$weights.bound, digits = digits))
+      }, sprintf("rescaled by their %s sum %s", if (!is.null(settings$weights.bound))
+        "released" else "exact", format(settings$weight_sum, digits = digits)))),
+      sep = "\n")
+  }
+  if (isTRUE(settings$has_offset)) {
+    cat(wrap_text(paste0(
+      "Offset: ", if (!is.null(settings$offset.lower)) {
+        sprintf("clamped to [%s, %s] (`offset.bound`), ",
+                format(settings$offset.lower, digits = digits),
+                format(settings$offset.upper, digits = digits))
+      }, "in the linear predictor; predict() needs `newoffset`")), sep = "\n")
+  }
+  invisible()
+}

@@ -278,3 +278,17 @@ test_that("cv.dpglmnet splits weights and offsets with the records", {
   expect_equal(predict(cvfit, d$x[1:2, ], newoffset = d$o[1:2]),
                predict(path, d$x[1:2, ], s = cvfit$lambda.1se, newoffset = d$o[1:2]))
 })
+
+test_that("print() states the weights' and the offset's bounds and the released sum", {
+  d <- weighted_data(n = 2000, p = 3)
+  set.seed(12)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(
+    d$x, d$y_gaussian, weights = d$w, weights.bound = 3, offset = d$o, offset.bound = 2,
+    epsilon = 1, x.bounds = 6, y.bound = 10, nlambda = 2, passes = 2))
+  text <- gsub("\\s+", " ", paste(capture.output(print(fit)), collapse = " "))
+  expect_match(text, "Weights: clamped to [0, 3] (`weights.bound`)", fixed = TRUE)
+  expect_match(text, sprintf("released sum %s", format(fit$settings$weight_sum, digits = 4)),
+               fixed = TRUE)
+  expect_match(text, "Offset: clamped to [-2, 2] (`offset.bound`)", fixed = TRUE)
+  expect_match(text, "y - offset within [-12, 12]", fixed = TRUE)
+})
