@@ -292,3 +292,52 @@ test_that("print() states the weights' and the offset's bounds and the released 
   expect_match(text, "Offset: clamped to [-2, 2] (`offset.bound`)", fixed = TRUE)
   expect_match(text, "y - offset within [-12, 12]", fixed = TRUE)
 })
+
+test_that("the core weighs each record's term before clipping it (dense and sparse)", {
+  # DP-CD's released gradient at b = 0 (the private lambda_max), without
+  # noise: (1/n) sum_i clamp(omega_i l'(o_i, y_i) x_ij, C_j). 20000 records:
+  # several of the dense sweep's chunks of 8192.
+  set.seed(13)
+  n <- 20000
+  x <- matrix(rnorm(n * 3), n, 3)
+  x[x[, 3] > 0.5, 3] <- 0
+  w <- runif(n, 0, 4)
+  o <- rnorm(n)
+  y <- as.numeric(runif(n) < 0.4)
+  clip <- c(0.5, 1, 2)
+  for (family in c("gaussian", "binomial")) {
+    derivative <- if (family == "gaussian") o - y else plogis(o) - y
+    expected <- colSums(pmin(pmax(w * derivative * x, rep(-clip, each = n)),
+                             rep(clip, each = n))) / n
+    for (xx in list(x, Matrix::Matrix(x, sparse = TRUE))) {
+      released <- dpglmnet:::.dpcd_start_gradient_cpp(xx, y, list(
+        transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
+        family = family, coordinate_step = rep(0, 3), coordinate_clip = clip,
+        noise_sd = rep(0, 3), seed = c(1, 2), secure = FALSE, threads = 1L,
+        weights = w, offset = o))
+      expect_equal(released, expected, tolerance = 1e-12, label = family)
+    }
+  }
+  # the clip binds on the weighted terms: clipping before weighting differs
+  unweighted_clip <- colSums(w * pmin(pmax((o - y) * x, rep(-clip, each = n)),
+                                      rep(clip, each = n))) / n
+  expect_false(isTRUE(all.equal(unweighted_clip,
+                                colSums(pmin(pmax(w * (o - y) * x, rep(-clip, each = n)),
+                                             rep(clip, each = n))) / n)))
+})
+
+test_that("epsilon = Inf over several sweep chunks and two threads is glmnet's", {
+  skip_if_not_installed("glmnet")
+  d <- weighted_data(n = 20000, p = 3)
+  reference <- glmnet::glmnet(d$x, d$y_binomial, family = "binomial", weights = d$w,
+                              offset = d$o, nlambda = 4, thresh = 1e-14)
+  for (threads in 1:2) {
+    old <- options(dpglmnet.threads = threads)
+    fit <- dpglmnet(d$x, d$y_binomial, family = "binomial", weights = d$w, offset = d$o,
+                    standardize = TRUE, epsilon = Inf, lambda = reference$lambda,
+                    passes = 300)
+    options(old)
+    expect_equal(as.matrix(coef(fit)), as.matrix(coef(reference)), tolerance = 1e-5,
+                 ignore_attr = TRUE)
+  }
+})
