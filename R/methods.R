@@ -178,6 +178,8 @@ standardization_tables <- function(object) {
     columns$mean <- r$x_mean
     columns$sd <- r$x_sd
     columns$constant <- r$x_constant
+    # kept at the scale floor: their spread could not be resolved (R/standardize.R)
+    if (any(r$x_unresolved)) columns$unresolved <- r$x_unresolved
   }
   if (!is.null(noise)) columns$noise_sd <- unname(noise)
   list(columns = columns, response = response)

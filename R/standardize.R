@@ -138,7 +138,7 @@ release_column_scales <- function(x, public_lower, public_upper, plan, noise_ran
   # is read as such, not as [-90, 90].
   lower <- if (bounded) public_lower
   upper <- if (bounded) public_upper
-  at_bound <- few_values <- rep(FALSE, p)
+  at_bound <- hidden <- rep(FALSE, p)
   if (plan$ranges) {
     r <- .column_ranges_cpp(x, list(
       transform = list(lower = public_lower, upper = public_upper, center = NULL,
@@ -151,7 +151,18 @@ release_column_scales <- function(x, public_lower, public_upper, plan, noise_ran
     # released counts (post-processing): half of them in an outermost coarse bin
     outer <- pmax(r$counts[1L, ], r$counts[2L * plan$levels + 1L, ])
     at_bound <- outer > n / 2
-    few_values <- r$constant
+    # Every clear count at the anchor (0) and a clamp cut to a sliver: the
+    # column is all zeros or it hides a rare mass the counts cannot see (a
+    # 1% dummy: 80 records against a count noise sd of 68 at n = 8000,
+    # epsilon = 1). Cutting it would erase that mass (the clamp [0, 0]: in
+    # 9 fits of 10 the dummy was "constant" and its effect 5 came out 0),
+    # so such a column is read on its whole public interval, and kept even
+    # when its moments cannot resolve its spread (below). A column whose
+    # clear mass sits at one value off the anchor (the column of ones) is
+    # left to the moments' constant rule.
+    hidden <- r$constant
+    lower[hidden] <- public_lower[hidden]
+    upper[hidden] <- public_upper[hidden]
   }
   # Dense: moments about the clamp's midpoint, so values lie in [-w, w];
   # sparse: about 0 (its implicit zeros are never shifted).
@@ -197,8 +208,13 @@ release_column_scales <- function(x, public_lower, public_upper, plan, noise_ran
     one_end <- position >= 0.95 | (position <= 0.05 & lower != 0)
     at_bound <- at_bound | (resolved & ifelse(symmetric, scale$second >= 0.9 * reach^2, one_end))
   }
+  # An unresolved column that may hide a rare mass keeps its values at the
+  # scale floor (the sd its noise can resolve: never below it, so no
+  # coefficient is noise divided by a noisy scale); its coefficient is
+  # estimated, shrunk by that conservative scale.
   list(lower = lower, upper = upper, mean = scale$mean + shift, sd = scale$sd,
-       constant = scale$constant | few_values, at_bound = at_bound)
+       constant = scale$constant & !hidden, unresolved = scale$constant & hidden,
+       at_bound = at_bound)
 }
 
 # Releases the standardization at noise level z (0: exact, epsilon = Inf)
@@ -293,7 +309,7 @@ standardize_problem <- function(problem, z, path_releases) {
   scaled$standardization_result <- list(
     x_center = if (is.null(center)) rep(0, problem$p) else center, x_scale = scale,
     x_mean = xs$mean, x_sd = xs$sd, x_lower = xs$lower, x_upper = xs$upper,
-    x_constant = xs$constant,
+    x_constant = xs$constant, x_unresolved = xs$unresolved,
     y_mean = y_mean, y_sd = y_sd, lambda_factor = k)
   scaled
 }
@@ -338,11 +354,20 @@ constant_threshold <- function(p) max(2, stats::qnorm(1 - 0.5 / p))
 # One warning for the columns treated as constant, built from released
 # values only (their names are public schema).
 warn_constant_columns <- function(xs, problem) {
-  if (!any(xs$constant) || !is.finite(problem$epsilon)) return(invisible())
-  names <- problem$variable_names[xs$constant]
-  at_bound <- problem$variable_names[xs$constant & xs$at_bound]
+  if (!is.finite(problem$epsilon)) return(invisible())
   shown <- function(v) paste0(paste(utils::head(v, 8), collapse = ", "),
                               if (length(v) > 8) sprintf(" and %d more", length(v) - 8) else "")
+  if (any(xs$unresolved)) {
+    dpglmnet_warn(sprintf(paste(
+      "%d column(s) (%s): nearly all released counts are at 0 and the spread of",
+      "the rest cannot be resolved at this budget (a rare dummy or count looks",
+      "like this); they are kept on their public interval at the smallest scale",
+      "the noise can resolve, so their coefficients are shrunk and noisy."),
+      sum(xs$unresolved), shown(problem$variable_names[xs$unresolved])))
+  }
+  if (!any(xs$constant)) return(invisible())
+  names <- problem$variable_names[xs$constant]
+  at_bound <- problem$variable_names[xs$constant & xs$at_bound]
   dpglmnet_warn(paste0(sprintf(paste(
     "%d column(s) (%s): the released spread cannot be told from the noise, so",
     "they are treated as constant (coefficient 0, as glmnet does for constant",
