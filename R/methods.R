@@ -31,7 +31,8 @@ print.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
   noise <- coefficient_noise_text(x)
   if (!is.null(noise)) cat(wrap_text(paste("Noise:", noise)), sep = "\n")
   y_interval <- fit_y_interval(x$settings)
-  if (!is.null(y_interval) && isTRUE(x$settings$has_offset) && x$family == "gaussian") {
+  if (!is.null(y_interval) && isTRUE(x$settings$has_offset) &&
+      dpglmnet_family(x$family)$offset_in_response) {
     cat(sprintf("Response: y - offset within [%s, %s] (`y.bound` widened by `offset.bound`)\n",
                 format(y_interval$lower, digits = digits),
                 format(y_interval$upper, digits = digits)))
