@@ -15,7 +15,8 @@
 #' the number of columns, as glmnet does.
 #'
 #' @section Privacy:
-#' One record is one row of `x` with its `y`; neighbouring datasets differ by
+#' One record is one row of `x` with its `y` (and its weight and offset,
+#' when given); neighbouring datasets differ by
 #' replacing one record (`n` is public). Everything returned, printed or
 #' plotted is (epsilon, delta)-DP, or is computed from public inputs: `n`,
 #' `p`, `x.bounds`, `y.bound`, a user `lambda` and the hyperparameters.
@@ -48,6 +49,31 @@
 #' released). Dense and sparse `x` go through the same mechanism; sparse `x`
 #' is scaled but not centred and its clamp keeps 0 (with an intercept the
 #' solution is the same).
+#'
+#' @section Weights and offsets:
+#' `weights` and `offset` are glmnet's, and they are part of a record:
+#' replacing a record replaces its weight and offset too. Each is clamped
+#' to a public bound (`weights.bound` W, `offset.bound`), a per-record map
+#' that is free for privacy. glmnet rescales the weights to sum to n; their
+#' sum S is data, so it is released once with the Gaussian mechanism
+#' (replace-one sensitivity W; a ledger row "weights: sum of the weights"
+#' with 2% of the Gaussian budget, calibrated at the fit's one noise level),
+#' floored at the public \eqn{W n / 1000}, and the solver uses
+#' \eqn{\omega_i = w_i n / S}. Every per-record term is then weighted:
+#' DP-CD's clipped coordinate gradients (and the private `lambda_max`)
+#' multiply each record's term by \eqn{\omega_i} before clipping it, so
+#' their sensitivity stays the clip; the standardization means and second
+#' moments (x and y) are glmnet's weighted ones, with sensitivities \eqn{W
+#' n / S} times the unweighted ones; the `"bounds"` smoothness constants
+#' are multiplied by \eqn{W n / S}. The standardization's range histograms
+#' stay unweighted: they locate a column's values (a count per bin), they
+#' do not weigh them. [cv.dpglmnet()] splits weights and offsets with their
+#' records and weighs each validation loss by \eqn{\omega_i} (the training
+#' part's released sum) before clipping it. The offset enters the linear
+#' predictor (binomial: inside the link); for gaussian it is subtracted from
+#' `y`, as glmnet does, so every residual bound widens by the offset's
+#' range. With `epsilon = Inf` no bound is needed, the exact sum is used,
+#' and the fit is glmnet's. The other solvers refuse `weights` and `offset`.
 #'
 #' @section Solvers:
 #' * `"auto"` (default): a public rule (from `n`, `p`, `epsilon` and the
@@ -142,7 +168,7 @@
 #'   second level is modelled), a logical, a 0/1 numeric vector, or a
 #'   two-column 0/1 indicator matrix with one 1 per row (the second column
 #'   is modelled; the column names are the class names). glmnet's counts or
-#'   proportions (several trials per record) need per-record weights, which
+#'   proportions (several trials per record, with the trials as `weights`)
 #'   are not supported: give one record per trial.
 #' @param family `"gaussian"` or `"binomial"` (matched partially, as glmnet
 #'   does: `"gauss"`), or the family objects `gaussian()` and `binomial()`
@@ -314,6 +340,30 @@
 #' @param trace.it If `> 0`, print progress after each lambda.
 #' @param data With a formula `x`: the data frame holding its variables
 #'   (the response too). Refused otherwise.
+#' @param weights Optional observation weights, one per record, finite and
+#'   \eqn{\ge 0}, as glmnet's: the objective becomes
+#'   \eqn{\sum_i w_i \ell_i / \sum_i w_i + \lambda P(b)}. A weight is part
+#'   of its record (see Section Weights and offsets): with a finite
+#'   `epsilon` it needs `weights.bound`, and weights are clamped to
+#'   \[0, `weights.bound`\]. Solver `"dpcd"` only; with weights, `clip =
+#'   "quantile"` and `smoothness = "quantile"` or `"private"` are refused
+#'   (the defaults become a numeric clip and `"bounds"`).
+#' @param offset Optional offset, one finite number per record, added to the
+#'   linear predictor as glmnet's (\eqn{\eta_i = o_i + b_0 + x_i'b}); with
+#'   a finite `epsilon` it needs `offset.bound` and is clamped to it.
+#'   `predict()` then needs `newoffset`. Solver `"dpcd"` only.
+#' @param weights.bound Public bound \eqn{W > 0} on the weights (they are
+#'   clamped to \[0, W\]); required with `weights` and a finite `epsilon`,
+#'   optional at `epsilon = Inf`. The bound-based sensitivities (the
+#'   standardization moments, the `"bounds"` smoothness constants) grow by
+#'   \eqn{W n / S} (S: the released weight sum), so a tight `W` means less
+#'   noise: e.g. survey weights scaled to a known maximum.
+#' @param offset.bound Public bound on the offset, as `y.bound`: one number
+#'   `b` (\eqn{|o_i| \le b}) or an interval `c(lower, upper)`; offsets are
+#'   clamped to it. Required with `offset` and a finite `epsilon`. For a
+#'   gaussian fit the offset moves into the response, \eqn{y_i - o_i}, whose
+#'   interval (the fit's `settings$y.lower`, `settings$y.upper`, and every
+#'   bound on a residual) widens by the offset's range.
 #' @return An object of class `"dpglmnet"`: glmnet's fields `a0`, `beta`
 #'   (a `dgCMatrix`), `df`, `dim`, `lambda`, `nobs`, `call` (holding no
 #'   data: `x` and `y` appear only as symbols, `x`/`y` when they were given
@@ -365,7 +415,9 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      smoothness = NULL, smoothness.budget = 0.1,
                      clip.budget = 0.2, standardize.budget = 0.3,
                      x.bounds = NULL, y.bound = NULL,
-                     rng = c("seeded", "secure"), trace.it = 0, data = NULL) {
+                     rng = c("seeded", "secure"), trace.it = 0, data = NULL,
+                     weights = NULL, offset = NULL, weights.bound = NULL,
+                     offset.bound = NULL) {
   # Data frames and formulas are expanded to a matrix and come back here
   # (R/formula.R).
   if (is_frame_input(x)) return(fit_from_frame(match.call(), environment()))
@@ -385,7 +437,9 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
     average = average, batch.size = batch.size, selection = selection, smoothness = smoothness,
     smoothness.budget = smoothness.budget, clip.budget = clip.budget,
     standardize.budget = standardize.budget,
-    x.bounds = x.bounds, y.bound = y.bound, rng = rng, trace.it = trace.it
+    x.bounds = x.bounds, y.bound = y.bound, rng = rng, trace.it = trace.it,
+    weights = weights, offset = offset, weights.bound = weights.bound,
+    offset.bound = offset.bound
   )
   path <- fit_private_path(problem)
   new_dpglmnet(problem, path, call)
@@ -400,7 +454,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                           lower.limits, upper.limits, epsilon, delta, solver,
                           l1.radius = NULL, passes, clip, step, average, batch.size, selection,
                           smoothness, smoothness.budget, clip.budget = 0.2,
-                          standardize.budget, x.bounds, y.bound, rng, trace.it) {
+                          standardize.budget, x.bounds, y.bound, rng, trace.it,
+                          weights = NULL, offset = NULL, weights.bound = NULL,
+                          offset.bound = NULL) {
   family <- dpglmnet_family(family)
   # (which private scales are defaults: afford_private_scales() may replace
   # those by public constants, R/highdim.R)
@@ -412,6 +468,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   alpha <- check_numeric(alpha, "alpha", 0, 1)
   epsilon <- check_numeric(epsilon, "epsilon", lower = 0, lower_open = TRUE,
                            finite = FALSE)
+  # (R/weights.R: clamped to their public bounds, a per-record map)
+  weighting <- check_weights(weights, n, weights.bound, epsilon)
+  offsetting <- check_offset(offset, n, offset.bound, epsilon)
   delta <- check_numeric(delta, "delta", 0, 1, lower_open = TRUE, upper_open = TRUE)
   if (is.null(lambda)) {
     if (!is.null(nlambda)) nlambda <- check_numeric(nlambda, "nlambda", lower = 1,
@@ -451,14 +510,25 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   solver <- check_choice(solver, c("auto", names(dpglmnet_solvers)), "solver")
   # solver = "auto": a public rule of (n, p, epsilon, the bounds and the
   # arguments) picks DP-CD or, for p large against n, dpfw on columns
-  # scaled by their public bounds (R/highdim.R)
+  # scaled by their public bounds (R/highdim.R); with weights or an offset,
+  # DP-CD, the solver that takes them (R/weights.R)
   auto <- NULL
-  if (solver == "auto") {
+  if (solver == "auto" && (!is.null(weights) || !is.null(offset))) {
+    if (!is.null(l1.radius)) {
+      dpglmnet_abort("l1.radius", paste(
+        "applies to the l1-ball solvers, which do not take `weights` or `offset`:",
+        "with them, solver = \"auto\" is \"dpcd\"."))
+    }
+    auto <- list(solver = "dpcd", bound_scaling = FALSE,
+                 reason = "auto: weights or an offset, so dpcd (the solver that takes them)")
+  } else if (solver == "auto") {
     auto <- resolve_auto_solver(
       n, p, epsilon, delta, family$name, alpha, lambda, nlambda, x.bounds,
       if (family$name == "gaussian") check_y_bound(y.bound),
       list(standardize = standardize_given, l1.radius = l1.radius, clip = clip,
            passes = passes), lower.limits, upper.limits, penalty.factor)
+  }
+  if (!is.null(auto)) {
     solver <- auto$solver
     if (isTRUE(auto$bound_scaling)) {
       standardize <- FALSE
@@ -467,6 +537,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
       passes <- auto$passes
     }
   }
+  check_weights_solver(solver, weights, offset, clip, smoothness, epsilon)
   if (!is.null(passes)) passes <- check_numeric(passes, "passes", lower = 1, integer = TRUE)
   # Default: 1 per coordinate (C_j = sqrt(M_j / tr M) clip = 1 when the M_j
   # are equal, as after standardization), the same scale for DP-SGD's L2
@@ -476,7 +547,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # standardized ridge).
   # Unstandardized DP-CD and DP-SGD with public bounds: released quantiles
   # of the clipped terms (R/scales.R).
-  quantile_clip_possible <- solver %in% c("dpcd", "dpsgd") && !is.null(x.bounds)
+  # (not with weights: the quantile search does not weigh the records)
+  quantile_clip_possible <- solver %in% c("dpcd", "dpsgd") && !is.null(x.bounds) &&
+    is.null(weighting)
   clip <- if (is.null(clip)) {
     if (solver == "dpcd" && quantile_clip_possible && !standardize && is.finite(epsilon))
       "quantile"
@@ -533,6 +606,19 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # magnitude bound on the clamped y, for everything that reads a bound on
   # |y| (a symmetric b: [-b, b], envelope b, the same problem as before).
   y_interval <- check_y_bound(y.bound)
+  y_values <- clamp_response(response$y, y_interval$lower, y_interval$upper)
+  if (!is.null(offsetting) && family$offset_in_response) {
+    # gaussian: the offset moves into the response, y - o (glmnet's elnet),
+    # whose interval widens by the offset's: [y.lower - o.upper, y.upper -
+    # o.lower] (R/weights.R)
+    y_values <- y_values - offsetting$values
+    if (!is.null(y_interval) && !is.null(offsetting$lower)) {
+      lower <- y_interval$lower - offsetting$upper
+      upper <- y_interval$upper - offsetting$lower
+      y_interval <- list(lower = lower, upper = upper,
+                         envelope = max(abs(lower), abs(upper)))
+    }
+  }
   y.bound <- if (!is.null(y_interval)) y_interval$envelope
   l1 <- check_l1_arguments(solver, l1.radius, alpha, lambda, lower.limits,
                            upper.limits, penalty.factor, nlambda)
@@ -547,14 +633,16 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   smoothness <- if (solver %in% c(l1_solver_names, "dpscd")) {
     if (standardize) "standardized" else "uniform"
   } else {
-    choose_smoothness(smoothness, p, epsilon, x.bounds, standardize, solver)
+    choose_smoothness(smoothness, p, epsilon, x.bounds, standardize, solver,
+                      weighted = !is.null(weighting))
   }
   standardize.budget <- check_numeric(standardize.budget, "standardize.budget", 0, 1,
                                       lower_open = TRUE, upper_open = TRUE)
   shares <- budget_shares(list(
     epsilon = epsilon, standardization = if (standardize) TRUE, smoothness = smoothness,
     clip = clip, standardize.budget = standardize.budget,
-    smoothness.budget = smoothness.budget, clip.budget = clip.budget))
+    smoothness.budget = smoothness.budget, clip.budget = clip.budget,
+    weights = weighting$values))
   if (sum(shares) >= 1) {
     dpglmnet_abort(NULL, sprintf(paste(
       "`%s` add up to %g: the path needs a share of the budget, so they must",
@@ -570,7 +658,14 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     # x is read through the transform (clamped to the interval of x.bounds)
     # by the core, without a copy; the clamped values are bounded in
     # magnitude by the envelope `value_bounds` (= x.bounds below).
-    x = x, y = clamp_response(response$y, y_interval$lower, y_interval$upper),
+    x = x, y = y_values,
+    # per-record weights clamped to [0, W] (normalised to omega_i = w_i n /
+    # S_released by normalize_weights(), R/weights.R), W, and the offset the
+    # core adds to the linear predictor (binomial; gaussian: in y above)
+    weights = weighting$values, weights.bound = weighting$bound,
+    offset = if (!is.null(offsetting) && !family$offset_in_response) offsetting$values,
+    has_offset = !is.null(offsetting), offset.lower = offsetting$lower,
+    offset.upper = offsetting$upper,
     transform = list(lower = x_interval$lower, upper = x_interval$upper,
                      center = NULL, scale = NULL),
     value_bounds = x.bounds,

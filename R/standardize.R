@@ -88,18 +88,29 @@ standardization_mechanisms <- function(problem, path_releases) {
   if (is.null(plan)) return(list())
   f <- standardization_factors(problem, path_releases)
   ranges <- function(what, count, factor) {
+    # (unweighted with weights too: they locate values, R/weights.R)
     mechanism(sprintf(paste("standardization: ranges of %s (noisy histograms: %d",
-                            "log-spaced and %d equal bins)"), what, 2L * plan$levels + 1L,
-                      plan$fine_bins),
+                            "log-spaced and %d equal bins%s)"), what, 2L * plan$levels + 1L,
+                      plan$fine_bins, if (!is.null(problem$weights) &&
+                                          is.finite(problem$epsilon)) ", unweighted" else ""),
               "gaussian", count, "2 (one record moves between two bins of each histogram)",
               calibrated = TRUE, factor = factor)
   }
+  # with weights the moments are weighted and their sensitivities carry W n /
+  # S (S: the released weight sum, R/weights.R)
+  weighted <- if (!is.null(problem$weights) && is.finite(problem$epsilon)) {
+    " x W n / S (weighted; W = weights.bound, S = released weight sum)"
+  } else ""
   moments <- function(what, count, factor) {
     list(
-      mechanism(sprintf("standardization: mean of %s, clamped", what), "gaussian", count,
-                "2 w_j / n (2 w_j: width of the clamp)", calibrated = TRUE, factor = factor),
-      mechanism(sprintf("standardization: second moment of %s, clamped", what), "gaussian",
-                count, "r_j^2 / n (r_j: largest |value - shift| in the clamp)",
+      mechanism(sprintf("standardization: %smean of %s, clamped",
+                        if (nzchar(weighted)) "weighted " else "", what), "gaussian", count,
+                paste0("2 w_j / n (2 w_j: width of the clamp)", weighted),
+                calibrated = TRUE, factor = factor),
+      mechanism(sprintf("standardization: %ssecond moment of %s, clamped",
+                        if (nzchar(weighted)) "weighted " else "", what), "gaussian",
+                count, paste0("r_j^2 / n (r_j: largest |value - shift| in the clamp)",
+                              weighted),
                 calibrated = TRUE, factor = factor))
   }
   c(list(if (plan$ranges) ranges("each column of x", problem$p, f[["ranges"]])),
@@ -116,7 +127,7 @@ standardization_mechanisms <- function(problem, path_releases) {
 # none), mean, sd, constant (a spread that cannot be told from noise),
 # at_bound (most released counts in an outermost bin)).
 release_column_scales <- function(x, public_lower, public_upper, plan, noise_ranges,
-                                  noise_moments, rng) {
+                                  noise_moments, rng, weights = NULL, weight_factor = 1) {
   n <- nrow(x)
   p <- ncol(x)
   secure <- rng == "secure"
@@ -165,8 +176,11 @@ release_column_scales <- function(x, public_lower, public_upper, plan, noise_ran
   # clamp's width over n, and the second moment about `shift` (values in
   # [0, reach^2]) by at most reach^2 / n. With an interval these follow its
   # width, not twice its largest magnitude.
+  # With weights (glmnet's weighted moments, (1/n) sum_i omega_i v_ij,
+  # omega_i = w_i n / S_released <= W n / S_released = weight_factor): one
+  # record's term moves by weight_factor times as much (R/weights.R).
   noise_sd <- function(sensitivity) {
-    if (noise_moments > 0) noise_moments * sensitivity else rep(0, p)
+    if (noise_moments > 0) noise_moments * sensitivity * weight_factor else rep(0, p)
   }
   second_noise <- noise_sd(reach^2 / n)
   mean_noise <- noise_sd(if (bounded) (upper - lower) / n else rep(Inf, p))
@@ -178,7 +192,8 @@ release_column_scales <- function(x, public_lower, public_upper, plan, noise_ran
     # the released clamp for sparse x too (it holds 0, so the implicit zeros
     # are unchanged): the noise below is set for it
     lower = lower, upper = upper,
-    shift = if (bounded && !plan$sparse) shift, seed = draw_seed(), secure = secure))
+    shift = if (bounded && !plan$sparse) shift, seed = draw_seed(), secure = secure,
+    weights = weights))
   scale <- standardization_scale(moments$mean, moments$second, reach, second_noise,
                                  mean_noise, sds = constant_threshold(p))
   if (!plan$ranges && bounded) {
@@ -219,8 +234,9 @@ standardize_problem <- function(problem, z, path_releases) {
   noise_r <- if (private && plan$ranges) f[["ranges"]] * z else 0
   noise_m <- if (private) f[["moments"]] * z else 0
   noise_y <- if (private && plan$scale_y) f[["y"]] * z else 0
+  weight_factor <- if (is.null(problem$weight_factor)) 1 else problem$weight_factor
   xs <- release_column_scales(problem$x, public_lower, public_upper, plan, noise_r,
-                              noise_m, problem$rng)
+                              noise_m, problem$rng, problem$weights, weight_factor)
   center <- if (plan$center_x) xs$mean else NULL
   # A column whose released spread cannot be told from noise is constant for
   # the fit (as glmnet treats a constant column): it is read as 0 (scale 0)
@@ -241,7 +257,8 @@ standardize_problem <- function(problem, z, path_releases) {
     y_lower <- if (is.null(problem$y.lower)) -problem$y.bound else problem$y.lower
     y_upper <- if (is.null(problem$y.upper)) problem$y.bound else problem$y.upper
     ys <- release_column_scales(matrix(y, ncol = 1L), y_lower, y_upper, y_plan,
-                                if (plan$ranges) noise_y else 0, noise_y, problem$rng)
+                                if (plan$ranges) noise_y else 0, noise_y, problem$rng,
+                                problem$weights, weight_factor)
     if (!is.null(ys$lower)) y <- pmin(pmax(y, ys$lower), ys$upper)
     y_mean <- if (problem$intercept) ys$mean else 0
     y_sd <- ys$sd
