@@ -177,6 +177,9 @@ test_that("a rare dummy whose mass the counts cannot see keeps its effect; an al
   r <- fit$settings$standardization
   expect_equal(c(r$x_constant[1:2]), c(FALSE, TRUE))
   expect_equal(c(r$x_lower[1], r$x_upper[1]), c(-1, 1))  # the public interval
+  # centred at the public anchor 0, not at its noisy mean: it reads as 0
+  expect_identical(r$x_center[1], 0)
+  expect_true(r$x_unresolved[1])
   b <- as.matrix(coef(fit))
   expect_true(all(b["ones", ] == 0))
   expect_true(all(is.finite(b)))
