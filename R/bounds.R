@@ -208,9 +208,8 @@ fit_x_interval <- function(settings, p) {
 # interval's width (R/standardize.R). A symmetric b gives lower = -b,
 # upper = b, envelope = b exactly: the same fits, bit for bit.
 # Returns NULL or list(lower, upper, envelope), each a single double.
-check_y_bound <- function(y.bound) {
+check_y_bound <- function(y.bound, arg = "y.bound") {
   if (is.null(y.bound)) return(NULL)
-  arg <- "y.bound"
   if (!is.numeric(y.bound) || is.object(y.bound)) {
     dpglmnet_abort(arg, sprintf(paste(
       "must be a positive number b (the interval [-b, b]) or an interval",

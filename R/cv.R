@@ -118,6 +118,11 @@
 #' @param x,y As in [dpglmnet()].
 #' @param ... Further (named) arguments of [dpglmnet()] (`family`, `alpha`,
 #'   `x.bounds`, `y.bound`, `nlambda`, ...), used for the path and the refit.
+#'   `weights` and `offset` (with `weights.bound`, `offset.bound`) are split
+#'   with their records: the training part's go to the path, the validation
+#'   part's weigh each validation loss (times \eqn{\omega_i = w_i
+#'   n_{train} / S}, S the training part's released weight sum, before the
+#'   clip to `loss.bound`) and enter its linear predictor.
 #' @param epsilon,delta The budget of the whole procedure (split, path,
 #'   curve and refit); `delta` defaults to \eqn{1/n^2} for the n records of
 #'   `x`.
@@ -236,6 +241,10 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   refit.budget <- check_numeric(refit.budget, "refit.budget", 0, 1,
                                 lower_open = TRUE, upper_open = TRUE)
   rng <- check_choice(rng, c("seeded", "secure"), "rng")
+  # weights and offset go with their records: checked here against n
+  # (before any computation), split with the records below (R/weights.R)
+  weighting <- check_weights(given("weights"), n, given("weights.bound"), epsilon)
+  offsetting <- check_offset(given("offset"), n, given("offset.bound"), epsilon)
   if (family$name == "gaussian" && is.null(loss.bound) && is.null(given("y.bound"))) {
     dpglmnet_abort("loss.bound", paste(
       "or `y.bound` must be given for family = \"gaussian\": the validation",
@@ -252,20 +261,34 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   y_plan <- subset_response(y, planning)
   # The budget of each release (public: from n, p and the arguments only).
   budget <- if (refit) {
-    refit_budget(x, y, x_plan, y_plan, arguments, epsilon, delta, refit.budget, rng)
+    refit_budget(x, y, x_plan, y_plan, arguments, epsilon, delta, refit.budget, rng,
+                 path_arguments = record_arguments(arguments, planning))
   } else {
     list(path = epsilon, refit_rows = NULL)
   }
-  planned <- planned_problem(x_plan, y_plan, c(arguments, list(
+  planned <- planned_problem(x_plan, y_plan, c(record_arguments(arguments, planning), list(
     epsilon = budget$path, delta = delta, rng = rng)))
+  # solver = "auto" picked the l1 solver for the training part: it decides
+  # at the full n (R/highdim.R), so that the plan and a fit on all records
+  # agree (p >= n / 2 can hold for the part and not for all records)
+  if (isTRUE(planned$bound_scaling)) {
+    arguments <- resolve_cv_auto_solver(x, y, arguments, budget$path, delta, rng)
+    if (!identical(arguments[["solver", exact = TRUE]], planned$solver) &&
+        !is.null(arguments[["solver", exact = TRUE]])) {
+      planned <- planned_problem(x_plan, y_plan, c(arguments, list(
+        epsilon = budget$path, delta = delta, rng = rng)))
+    }
+  }
   # (what decides the split)
-  planned <- planned[c("nlambda", "single_lambda", "solver")]
+  planned <- planned[c("nlambda", "single_lambda", "solver", "bound_scaling")]
   rm(x_plan, y_plan)
   if (planned$nlambda < 2L) {
     # One lambda (the automatic schedule's choice for this budget, or the
-    # user's nlambda / l1.radius): nothing to choose, so no split, no choice
-    # and no refit; the path is fitted on all records with the whole budget.
-    dpglmnet_warn(sprintf(paste(
+    # user's nlambda / l1.radius, or solver = "auto"'s one public l1 radius
+    # for p large against n, which is the default and needs no warning):
+    # nothing to choose, so no split, no choice and no refit; the path is
+    # fitted on all records with the whole budget.
+    if (!isTRUE(planned$bound_scaling)) dpglmnet_warn(sprintf(paste(
       "the budget affords a single %s on the %d training records of a split",
       "(see `nlambda` in ?dpglmnet): with nothing to choose, the path is fitted",
       "at one %s on all %d records with the whole budget, without a validation",
@@ -283,8 +306,9 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
     validation <- sort(sample.int(n, held_out))
     x_train <- record_subset(x, seq_len(n)[-validation])
     y_train <- subset_response(y, -validation)
-    fit <- call_dpglmnet(x_train, y_train, c(arguments, list(
-      epsilon = budget$path, delta = delta, rng = rng)))
+    fit <- call_dpglmnet(x_train, y_train, c(
+      record_arguments(arguments, seq_len(n)[-validation]),
+      list(epsilon = budget$path, delta = delta, rng = rng)))
     if (is.null(loss.bound)) {
       # (the fit's y.bound: the envelope max(|lower|, |upper|) of an
       # interval, a magnitude bound on the clamped y, not the argument as
@@ -302,7 +326,8 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
     } else {
       validation_curve(fit, record_subset(x, validation), response$y[validation],
                        family, type.measure, loss.bound, budget$refit_rows,
-                       epsilon, delta, rng)
+                       epsilon, delta, rng, weighting$values[validation],
+                       offsetting$values[validation])
     }
   }
   summary <- if (is.null(curve)) {
@@ -352,18 +377,35 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
 # release, and its summary (cvm, cvsd, lambda.min, lambda.1se) with the
 # ledger rows. x_val: the validation records (a row subset of x, R/rows.R).
 validation_curve <- function(fit, x_val, y_val, family, type.measure, loss.bound,
-                             refit_rows, epsilon, delta, rng) {
+                             refit_rows, epsilon, delta, rng, weights = NULL,
+                             offset = NULL) {
   K <- length(fit$lambda)
   n_val <- nrow(x_val)
   second <- type.measure != "class"
   rows <- curve_mechanisms(K, n_val, loss.bound, second)
+  if (!is.null(weights)) {
+    rows <- lapply(rows, function(row) {
+      row$mechanism <- paste(row$mechanism, "(losses weighted by omega_i before the clip)")
+      row
+    })
+  }
   # the same calibration as every fit's: the smallest noise level for which
   # this part spends at most the target (public: K, n_val, B, the budget)
   z <- calibrate_noise(mechanism_table(c(refit_rows, rows)), epsilon, delta)
   # predict(fit, x_val, type = "link"), read in place
   link <- path_link(fit, x_val)
-  released <- release_curve(validation_loss(type.measure, family, link, y_val),
-                            loss.bound, z, second, rng)
+  if (!is.null(offset)) link <- link + offset
+  loss <- validation_loss(type.measure, family, link, y_val)
+  # glmnet's weighted mean of the losses: each record's loss times omega_i =
+  # w_i n_train / S_train (the training part's released weight sum; at
+  # epsilon = Inf the validation part's exact sum), before the clip to B,
+  # so the sensitivity stays B / n_val (R/weights.R)
+  if (!is.null(weights)) {
+    scale <- if (is.finite(epsilon)) fit$nobs / fit$settings$weight_sum
+             else n_val / sum(weights)
+    loss <- loss * (weights * scale)
+  }
+  released <- release_curve(loss, loss.bound, z, second, rng)
   rows <- lapply(rows, function(row) {
     row$noise_multiplier <- if (is.finite(epsilon)) row$factor * z else 0
     row$calibrated <- FALSE
@@ -458,12 +500,12 @@ ledger_rows <- function(ledger, part, prefix = "") {
 # does too). Everything here depends on public inputs only:
 # the ledgers a fit will have follow from n, p and the arguments.
 refit_budget <- function(x, y, x_train, y_train, arguments, epsilon, delta,
-                         refit.budget, rng) {
+                         refit.budget, rng, path_arguments = arguments) {
   if (!is.finite(epsilon)) {
     return(list(refit = Inf, path = Inf, refit_rows = NULL))
   }
   with_budget <- function(arguments, e) c(arguments, list(epsilon = e, delta = delta, rng = rng))
-  path_plan <- planned_problem(x_train, y_train, with_budget(arguments, epsilon))
+  path_plan <- planned_problem(x_train, y_train, with_budget(path_arguments, epsilon))
   plan_refit <- list(settings = list(
     standardize = !is.null(path_plan$standardization),
     path_parameter = if (path_plan$solver %in% l1_solver_names) "radius" else "lambda"))
@@ -474,7 +516,7 @@ refit_budget <- function(x, y, x_train, y_train, arguments, epsilon, delta,
   refit_rows <- ledger_rows(planned_ledger(planned_problem(
     x, y, with_budget(refit_arguments(arguments, 1, plan_refit), refit_epsilon))), 0L)
   total_with_path <- function(e) {
-    path <- planned_ledger(planned_problem(x_train, y_train, with_budget(arguments, e)))
+    path <- planned_ledger(planned_problem(x_train, y_train, with_budget(path_arguments, e)))
     new_privacy_ledger(mechanism_table(c(refit_rows, ledger_rows(path, 1L))), 0,
                        epsilon, delta, rng)$epsilon
   }
@@ -566,6 +608,16 @@ planned_problem <- function(x, y, arguments, quiet = TRUE) {
 planned_ledger <- function(problem) {
   plan <- plan_private_path(problem)
   new_privacy_ledger(plan$mechanisms, plan$z, problem$epsilon, problem$delta, problem$rng)
+}
+
+# The arguments of dpglmnet() for the records `index`: the per-record
+# `weights` and `offset` subset with them (R/weights.R); the rest as given.
+record_arguments <- function(arguments, index) {
+  for (name in c("weights", "offset")) {
+    value <- arguments[[name, exact = TRUE]]
+    if (!is.null(value)) arguments[[name]] <- as.numeric(value)[index]
+  }
+  arguments
 }
 
 subset_response <- function(y, index) {

@@ -180,12 +180,21 @@ fit_from_database <- function(call, env) {
   if (!is.null(values[["data", exact = TRUE]])) {
     dpglmnet_abort("data", "is for the formula interface, not for a database table.")
   }
-  solver <- if (is.null(values$solver)) "dpcd" else values$solver
+  # ("auto", the default, is DP-CD on a table: the only solver there)
+  solver <- if (is.null(values$solver) || identical(values$solver, "auto")) "dpcd"
+            else values$solver
   if (!identical(solver, "dpcd")) {
     dpglmnet_abort("solver", sprintf(paste(
       "= \"%s\" does not run in a database: only \"dpcd\" does (each of its",
       "coordinate steps is one aggregate query). Read the data into memory for",
       "the other solvers."), paste(solver, collapse = "\", \"")))
+  }
+  for (name in c("weights", "offset")) {
+    if (!is.null(values[[name, exact = TRUE]])) {
+      dpglmnet_abort(name, sprintf(paste(
+        "is not yet supported on a database table (it would be a column of the",
+        "table): fit without `%s`, or in memory."), name))
+    }
   }
   if (identical(values$clip, "quantile")) {
     dpglmnet_abort("clip", paste(
@@ -204,6 +213,7 @@ fit_from_database <- function(call, env) {
                              expr = database_response_expr(source, table$y)),
                         class = "dpglmnet_db_response")
   arguments <- values[setdiff(names(values), c("x", "y", "data"))]
+  arguments$solver <- "dpcd"
   # The defaults that would release quantiles (unstandardized private fits
   # with x.bounds) become their public counterparts (documented in db_table()).
   epsilon <- if (is.null(values$epsilon)) 1 else values$epsilon
@@ -348,6 +358,7 @@ response_column <- function(y) {
 # column, the mean's then the second moment's, each only when its sd > 0).
 column_moments <- function(x, settings) {
   if (!is_database_source(x)) return(.column_moments_cpp(x, settings))
+  if (!is.null(settings$weights)) stop("internal error: weights on a database table")
   p <- ncol(x)
   n <- x$n
   at <- function(v, j, default) if (is.null(v)) default else v[[j]]
@@ -516,6 +527,9 @@ dpcd_start_gradient_db <- function(x, y, settings) {
 # from the core's generator in the core's order, so that the same seed gives
 # the same fit as in memory.
 dpcd_path_db <- function(x, y, settings) {
+  if (!is.null(settings$weights) || !is.null(settings$offset)) {
+    stop("internal error: weights or offset on a database table")
+  }
   p <- ncol(x)
   n <- x$n
   intercept <- isTRUE(settings$intercept)

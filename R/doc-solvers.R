@@ -241,10 +241,13 @@ NULL
 #' \textrm{s.t.} \quad \|b\|_1 \le R}{min over (b_0, b) of (1/n) sum_i
 #' l(b_0 + x_i'b, y_i) subject to ||b||_1 <= R}
 #' (with glmnet's losses) for an increasing sequence of public radii `R`
-#' (`l1.radius`), warm-starting each radius from the previous solution. Their
-#' error grows like \eqn{\log p} rather than polynomially in `p` (Talwar,
-#' Thakurta and Zhang 2015; Asi, Feldman, Koren and Talwar 2021), which suits
-#' sparse problems with many features. The fit keeps glmnet's shape with the
+#' (`l1.radius`), warm-starting each radius from the previous solution. The
+#' Frank-Wolfe solvers' error grows like \eqn{\log p} rather than
+#' polynomially in `p` (Talwar, Thakurta and Zhang 2015; Asi, Feldman, Koren
+#' and Talwar 2021), which suits sparse problems with many features; `nmd`,
+#' noisy mirror descent without the paper's localization (its Algorithm 2,
+#' not implemented), adds noise to every coordinate, and its error bound
+#' grows like \eqn{\sqrt{p \log p} / (n \epsilon)} (Theorem 3 of Asi et al.). The fit keeps glmnet's shape with the
 #' **radius where glmnet has `lambda`**: `fit$lambda` holds the radii,
 #' `print()` labels them `Radius`, `coef()`/`predict()` read `s` as a radius
 #' (linear interpolation between fitted radii, clamped to the ends), and
@@ -259,6 +262,11 @@ NULL
 #' the l1 norm of a unit-l2 vector spread over all features, the largest
 #' useful norm for a unit-variance response on uncorrelated unit-variance
 #' features. Public, no privacy cost.
+#'
+#' `solver = "auto"` (the default of [dpglmnet()]) picks `"dpfw"` when p is
+#' large against n, with the columns scaled by their public bounds, one
+#' public radius, clip and number of steps: the rule is in Section High
+#' dimension of [dpglmnet()].
 #'
 #' Standardization: with `standardize = TRUE` the ball applies to the
 #' standardized coefficients, as glmnet's penalty does: the fit satisfies

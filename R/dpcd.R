@@ -3,6 +3,9 @@
 # src/dpglmnet/dpcd.h.
 
 dpcd_solver <- list(
+  # glmnet's weights and offset (R/weights.R): each record's gradient term is
+  # multiplied by its weight before the clip; the offset enters eta.
+  weights = TRUE,
   setup = function(problem) {
     smooth <- problem_smoothness(problem)
     # Coordinates: the p features, then the intercept.

@@ -15,7 +15,8 @@
 #' the number of columns, as glmnet does.
 #'
 #' @section Privacy:
-#' One record is one row of `x` with its `y`; neighbouring datasets differ by
+#' One record is one row of `x` with its `y` (and its weight and offset,
+#' when given); neighbouring datasets differ by
 #' replacing one record (`n` is public). Everything returned, printed or
 #' plotted is (epsilon, delta)-DP, or is computed from public inputs: `n`,
 #' `p`, `x.bounds`, `y.bound`, a user `lambda` and the hyperparameters.
@@ -49,8 +50,39 @@
 #' is scaled but not centred and its clamp keeps 0 (with an intercept the
 #' solution is the same).
 #'
+#' @section Weights and offsets:
+#' `weights` and `offset` are glmnet's, and they are part of a record:
+#' replacing a record replaces its weight and offset too. Each is clamped
+#' to a public bound (`weights.bound` W, `offset.bound`), a per-record map
+#' that is free for privacy. glmnet rescales the weights to sum to n; their
+#' sum S is data, so it is released once with the Gaussian mechanism
+#' (replace-one sensitivity W; a ledger row "weights: sum of the weights"
+#' with 2% of the Gaussian budget, calibrated at the fit's one noise level),
+#' floored at the public \eqn{W n / 1000}, and the solver uses
+#' \eqn{\omega_i = w_i n / S}. Every per-record term is then weighted:
+#' DP-CD's clipped coordinate gradients (and the private `lambda_max`)
+#' multiply each record's term by \eqn{\omega_i} before clipping it, so
+#' their sensitivity stays the clip; the standardization means and second
+#' moments (x and y) are glmnet's weighted ones, with sensitivities \eqn{W
+#' n / S} times the unweighted ones; the `"bounds"` smoothness constants
+#' are multiplied by \eqn{W n / S}. The standardization's range histograms
+#' stay unweighted: they locate a column's values (a count per bin), they
+#' do not weigh them. [cv.dpglmnet()] splits weights and offsets with their
+#' records and weighs each validation loss by \eqn{\omega_i} (the training
+#' part's released sum) before clipping it. The offset enters the linear
+#' predictor (binomial: inside the link); for gaussian it is subtracted from
+#' `y`, as glmnet does, so every residual bound widens by the offset's
+#' range. With `epsilon = Inf` no bound is needed, the exact sum is used,
+#' and the fit is glmnet's. The other solvers refuse `weights` and `offset`.
+#'
 #' @section Solvers:
-#' * `"dpcd"` (default): proximal DP coordinate descent (Mangold et al.
+#' * `"auto"` (default): a public rule (from `n`, `p`, `epsilon` and the
+#'   arguments, never from the data, so it costs nothing) picks `"dpcd"`,
+#'   or, when p is large against n, `"dpfw"` on columns scaled by their
+#'   public bounds (see Section High dimension). `fit$settings$solver` holds
+#'   the solver used and `fit$settings$solver_choice` why; `print()` shows
+#'   both.
+#' * `"dpcd"`: proximal DP coordinate descent (Mangold et al.
 #'   2022), accounted exactly with Gaussian DP; also `average`,
 #'   `selection` and `options(dpglmnet.threads)`. See [dpcd].
 #' * `"dpsgd"`: proximal DP-SGD, minibatches drawn without replacement,
@@ -61,6 +93,40 @@
 #'   variance-reduced pure-DP version and noisy mirror descent over an l1
 #'   ball, whose error grows like \eqn{\log p}; the path runs over l1 radii
 #'   (`l1.radius`) instead of lambdas. See [dpfw].
+#'
+#' @section High dimension:
+#' With `solver = "auto"` the fit uses private Frank-Wolfe ([dpfw]) instead
+#' of DP-CD when all of these hold (public inputs only): `p >= n / 2`,
+#' `epsilon` finite, `x.bounds` given, `y.bound` given (gaussian),
+#' `alpha = 1`, no `lambda`, no finite `lower.limits` / `upper.limits`,
+#' equal `penalty.factor`, and `standardize` not set to `TRUE`. There,
+#' private standardization splits its budget over p columns and cannot
+#' resolve them, and DP-CD's noise grows like \eqn{\sqrt p}, while a
+#' Frank-Wolfe selection pays \eqn{\log 2p}. The fit then:
+#' * scales each column by its public bound, \eqn{x_{ij} / b_j} with
+#'   \eqn{b_j = \max(|l_j|, |u_j|)} (free: nothing is released; no
+#'   standardization, no centring);
+#' * fits one l1 ball, \eqn{\sum_j b_j |\beta_j| \le R}, with `R` the
+#'   half-width of y's interval `(upper - lower) / 2` (gaussian: predictions
+#'   then move at most that far from the intercept) or 20 on the logit
+#'   scale (binomial);
+#' * clips each per-record gradient term to 0.005 times that half-width
+#'   (binomial: 0.005): well below a typical term, so the clipped gradient
+#'   is nearly a sign statistic (it keeps at least \eqn{2/\pi} of the signal
+#'   while its noise shrinks with the clip);
+#' * takes \eqn{T = 0.3 \mu n / \log(2p)} Frank-Wolfe steps (\eqn{\mu}: the
+#'   Gaussian-DP parameter of `epsilon`, `delta`), between 5 and 100: more
+#'   steps at a fixed budget add noise to every selection, and late
+#'   selections pick noise features.
+#'
+#' A `clip`, `passes` or `l1.radius` you give replaces the rule's. With
+#' one radius there is nothing to choose, so [cv.dpglmnet()] fits it on all
+#' records, without a validation split. Measured (n = 2000, p = 4000, 8
+#' active, `x.bounds = 4`, epsilon 1): 7.7 of 8 features found, test MSE
+#' 0.19 of predicting 0, where DP-CD found none; see NEWS.md for the
+#' settings measured. The intercept moves by at most the clip per step,
+#' so a response far from 0 (a large intercept) is reached slowly: centre
+#' `y` with a public value when you know one.
 #'
 #' @section Data frames and formulas:
 #' `x` may be a data frame (numeric, logical, factor and character columns),
@@ -103,7 +169,7 @@
 #'   second level is modelled), a logical, a 0/1 numeric vector, or a
 #'   two-column 0/1 indicator matrix with one 1 per row (the second column
 #'   is modelled; the column names are the class names). glmnet's counts or
-#'   proportions (several trials per record) need per-record weights, which
+#'   proportions (several trials per record, with the trials as `weights`)
 #'   are not supported: give one record per trial.
 #' @param family `"gaussian"` or `"binomial"` (matched partially, as glmnet
 #'   does: `"gauss"`), or the family objects `gaussian()` and `binomial()`
@@ -136,8 +202,10 @@
 #'   original scale, as glmnet does (its default). Everything is released
 #'   privately, with Gaussian noise charged to the ledger (see
 #'   `standardize.budget` and Section Private standardization), so
-#'   `x.bounds` is needed. The default is `TRUE` exactly when `x.bounds` is
-#'   given. Without an intercept, columns are
+#'   `x.bounds` is needed. The default (`NULL`) is `TRUE` exactly when
+#'   `x.bounds` is given, except where `solver = "auto"` picks `"dpfw"`
+#'   (Section High dimension), which scales the columns by their public
+#'   bounds instead; `TRUE` makes `"auto"` pick `"dpcd"`. Without an intercept, columns are
 #'   scaled by their standard deviation and not centred, as glmnet does. With
 #'   `epsilon = Inf` the exact moments are used and `x.bounds` is not needed.
 #' @param penalty.factor Non-negative penalty factor per column.
@@ -147,8 +215,11 @@
 #'   same solver with no noise and no clipping (what it then converges to is
 #'   on its page).
 #' @param delta Privacy parameter in (0, 1); the default is `1/n^2`.
-#' @param solver The private solver: `"dpcd"` (default), `"dpsgd"`,
-#'   `"dpscd"`, `"dpfw"`, `"dpfw-vr"` or `"nmd"` (see Section Solvers).
+#' @param solver The private solver: `"auto"` (default: `"dpcd"`, or
+#'   `"dpfw"` when p is large against n; see Sections Solvers and High
+#'   dimension), `"dpcd"`, `"dpsgd"`, `"dpscd"`, `"dpfw"`, `"dpfw-vr"` or
+#'   `"nmd"`. `solver = "dpcd"` gives the fits of earlier versions'
+#'   default.
 #' @param l1.radius For `"dpfw"`, `"dpfw-vr"` and `"nmd"`: a strictly
 #'   increasing sequence of public l1 radii (the path parameter, stored in
 #'   `fit$lambda`; default in [dpfw]). Public, no privacy cost. Refused for
@@ -158,7 +229,9 @@
 #'   (`NULL`): 10, or, for a private standardized DP-CD fit, chosen with
 #'   `nlambda` from public inputs so that the noise of one coordinate step
 #'   stays at or below 0.05 on the standardized scale: at most 10 lambdas
-#'   and 10 passes, fewer when n or epsilon is small (see [dpcd]).
+#'   and 10 passes, fewer when n or epsilon is small (see [dpcd]); with
+#'   `solver = "auto"` at large p, the rule's Frank-Wolfe steps (Section
+#'   High dimension).
 #' @param clip Overall clipping threshold `C` in (0, 1e100\], or
 #'   `"quantile"` to release the thresholds privately from the data (DP-CD
 #'   and DP-SGD, with `x.bounds`; see `clip.budget`). `"quantile"` is the
@@ -190,7 +263,10 @@
 #'   `"standardized"` (default with `standardize = TRUE`: they follow from
 #'   the released standardization moments, at no extra cost), `"quantile"`
 #'   (DP-CD's default when `x.bounds` is given and `standardize = FALSE`:
-#'   from private quantiles and moments of the columns, see [dpcd]),
+#'   from private quantiles and moments of the columns, see [dpcd]; when
+#'   their count noise would exceed n / 20, as at p >> n, the default is
+#'   `"bounds"` instead, and the default `"quantile"` clip the numeric
+#'   \eqn{\sqrt{p + 1}}, with a warning: no release, safe steps),
 #'   `"private"` (DP-SGD's default in that case; the paper's Laplace
 #'   mechanism on the values clamped to `x.bounds`, whose noise grows with
 #'   the square of the crude bounds), `"bounds"` (public, from `x.bounds`),
@@ -265,6 +341,30 @@
 #' @param trace.it If `> 0`, print progress after each lambda.
 #' @param data With a formula `x`: the data frame holding its variables
 #'   (the response too). Refused otherwise.
+#' @param weights Optional observation weights, one per record, finite and
+#'   \eqn{\ge 0}, as glmnet's: the objective becomes
+#'   \eqn{\sum_i w_i \ell_i / \sum_i w_i + \lambda P(b)}. A weight is part
+#'   of its record (see Section Weights and offsets): with a finite
+#'   `epsilon` it needs `weights.bound`, and weights are clamped to
+#'   \[0, `weights.bound`\]. Solver `"dpcd"` only; with weights, `clip =
+#'   "quantile"` and `smoothness = "quantile"` or `"private"` are refused
+#'   (the defaults become a numeric clip and `"bounds"`).
+#' @param offset Optional offset, one finite number per record, added to the
+#'   linear predictor as glmnet's (\eqn{\eta_i = o_i + b_0 + x_i'b}); with
+#'   a finite `epsilon` it needs `offset.bound` and is clamped to it.
+#'   `predict()` then needs `newoffset`. Solver `"dpcd"` only.
+#' @param weights.bound Public bound \eqn{W > 0} on the weights (they are
+#'   clamped to \[0, W\]); required with `weights` and a finite `epsilon`,
+#'   optional at `epsilon = Inf`. The bound-based sensitivities (the
+#'   standardization moments, the `"bounds"` smoothness constants) grow by
+#'   \eqn{W n / S} (S: the released weight sum), so a tight `W` means less
+#'   noise: e.g. survey weights scaled to a known maximum.
+#' @param offset.bound Public bound on the offset, as `y.bound`: one number
+#'   `b` (\eqn{|o_i| \le b}) or an interval `c(lower, upper)`; offsets are
+#'   clamped to it. Required with `offset` and a finite `epsilon`. For a
+#'   gaussian fit the offset moves into the response, \eqn{y_i - o_i}, whose
+#'   interval (the fit's `settings$y.lower`, `settings$y.upper`, and every
+#'   bound on a residual) widens by the offset's range.
 #' @return An object of class `"dpglmnet"`: glmnet's fields `a0`, `beta`
 #'   (a `dgCMatrix`), `df`, `dim`, `lambda`, `nobs`, `call` (holding no
 #'   data: `x` and `y` appear only as symbols, `x`/`y` when they were given
@@ -304,10 +404,10 @@
 dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      nlambda = NULL,
                      lambda.min.ratio = if (nrow(x) < ncol(x)) 0.01 else 1e-4, lambda = NULL,
-                     intercept = TRUE, standardize = !is.null(x.bounds),
+                     intercept = TRUE, standardize = NULL,
                      penalty.factor = rep(1, ncol(x)), lower.limits = -Inf,
                      upper.limits = Inf, epsilon = 1, delta = 1 / nrow(x)^2,
-                     solver = c("dpcd", "dpsgd", "dpscd", "dpfw", "dpfw-vr", "nmd"),
+                     solver = c("auto", "dpcd", "dpsgd", "dpscd", "dpfw", "dpfw-vr", "nmd"),
                      l1.radius = NULL,
                      passes = NULL, clip = NULL,
                      step = 1, average = FALSE,
@@ -316,7 +416,9 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      smoothness = NULL, smoothness.budget = 0.1,
                      clip.budget = 0.2, standardize.budget = 0.3,
                      x.bounds = NULL, y.bound = NULL,
-                     rng = c("seeded", "secure"), trace.it = 0, data = NULL) {
+                     rng = c("seeded", "secure"), trace.it = 0, data = NULL,
+                     weights = NULL, offset = NULL, weights.bound = NULL,
+                     offset.bound = NULL) {
   # Data frames and formulas are expanded to a matrix and come back here
   # (R/formula.R).
   if (is_frame_input(x)) return(fit_from_frame(match.call(), environment()))
@@ -339,7 +441,9 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
     average = average, batch.size = batch.size, selection = selection, smoothness = smoothness,
     smoothness.budget = smoothness.budget, clip.budget = clip.budget,
     standardize.budget = standardize.budget,
-    x.bounds = x.bounds, y.bound = y.bound, rng = rng, trace.it = trace.it
+    x.bounds = x.bounds, y.bound = y.bound, rng = rng, trace.it = trace.it,
+    weights = weights, offset = offset, weights.bound = weights.bound,
+    offset.bound = offset.bound
   )
   path <- fit_private_path(problem)
   new_dpglmnet(problem, path, call)
@@ -354,8 +458,13 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                           lower.limits, upper.limits, epsilon, delta, solver,
                           l1.radius = NULL, passes, clip, step, average, batch.size, selection,
                           smoothness, smoothness.budget, clip.budget = 0.2,
-                          standardize.budget, x.bounds, y.bound, rng, trace.it) {
+                          standardize.budget, x.bounds, y.bound, rng, trace.it,
+                          weights = NULL, offset = NULL, weights.bound = NULL,
+                          offset.bound = NULL) {
   family <- dpglmnet_family(family)
+  # (which private scales are defaults: afford_private_scales() may replace
+  # those by public constants, R/highdim.R)
+  scale_defaults <- c(smoothness = is.null(smoothness), clip = is.null(clip))
   x <- check_x(x)
   n <- nrow(x)
   p <- ncol(x)
@@ -363,6 +472,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   alpha <- check_numeric(alpha, "alpha", 0, 1)
   epsilon <- check_numeric(epsilon, "epsilon", lower = 0, lower_open = TRUE,
                            finite = FALSE)
+  # (R/weights.R: clamped to their public bounds, a per-record map)
+  weighting <- check_weights(weights, n, weights.bound, epsilon)
+  offsetting <- check_offset(offset, n, offset.bound, epsilon)
   delta <- check_numeric(delta, "delta", 0, 1, lower_open = TRUE, upper_open = TRUE)
   if (is.null(lambda)) {
     if (!is.null(nlambda)) nlambda <- check_numeric(nlambda, "nlambda", lower = 1,
@@ -377,7 +489,11 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     nlambda <- length(lambda)
   }
   check_flag(intercept, "intercept")
-  check_flag(standardize, "standardize")
+  # NULL (the default): TRUE when x.bounds is given, unless solver = "auto"
+  # scales the columns by their public bounds instead (R/highdim.R)
+  if (!is.null(standardize)) check_flag(standardize, "standardize")
+  standardize_given <- standardize
+  standardize <- if (is.null(standardize)) !is.null(x.bounds) else standardize
   if (standardize && is.null(x.bounds) && is.finite(epsilon)) {
     dpglmnet_abort("x.bounds", paste(
       "must be given for standardize = TRUE: the column means and standard",
@@ -395,7 +511,37 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     lower.limits, "lower.limits", upper = 0, length = c(1L, p), finite = FALSE), p)
   upper.limits <- recycle_columns(check_numeric(
     upper.limits, "upper.limits", lower = 0, length = c(1L, p), finite = FALSE), p)
-  solver <- check_choice(solver, names(dpglmnet_solvers), "solver")
+  solver <- check_choice(solver, c("auto", names(dpglmnet_solvers)), "solver")
+  # solver = "auto": a public rule of (n, p, epsilon, the bounds and the
+  # arguments) picks DP-CD or, for p large against n, dpfw on columns
+  # scaled by their public bounds (R/highdim.R); with weights or an offset,
+  # DP-CD, the solver that takes them (R/weights.R)
+  auto <- NULL
+  if (solver == "auto" && (!is.null(weights) || !is.null(offset))) {
+    if (!is.null(l1.radius)) {
+      dpglmnet_abort("l1.radius", paste(
+        "applies to the l1-ball solvers, which do not take `weights` or `offset`:",
+        "with them, solver = \"auto\" is \"dpcd\"."))
+    }
+    auto <- list(solver = "dpcd", bound_scaling = FALSE,
+                 reason = "auto: weights or an offset, so dpcd (the solver that takes them)")
+  } else if (solver == "auto") {
+    auto <- resolve_auto_solver(
+      n, p, epsilon, delta, family$name, alpha, lambda, nlambda, x.bounds,
+      if (family$name == "gaussian") check_y_bound(y.bound),
+      list(standardize = standardize_given, l1.radius = l1.radius, clip = clip,
+           passes = passes), lower.limits, upper.limits, penalty.factor)
+  }
+  if (!is.null(auto)) {
+    solver <- auto$solver
+    if (isTRUE(auto$bound_scaling)) {
+      standardize <- FALSE
+      l1.radius <- auto$l1.radius
+      clip <- auto$clip
+      passes <- auto$passes
+    }
+  }
+  check_weights_solver(solver, weights, offset, clip, smoothness, epsilon)
   if (!is.null(passes)) passes <- check_numeric(passes, "passes", lower = 1, integer = TRUE)
   # Default: 1 per coordinate (C_j = sqrt(M_j / tr M) clip = 1 when the M_j
   # are equal, as after standardization), the same scale for DP-SGD's L2
@@ -405,7 +551,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # standardized ridge).
   # Unstandardized DP-CD and DP-SGD with public bounds: released quantiles
   # of the clipped terms (R/scales.R).
-  quantile_clip_possible <- solver %in% c("dpcd", "dpsgd") && !is.null(x.bounds)
+  # (not with weights: the quantile search does not weigh the records)
+  quantile_clip_possible <- solver %in% c("dpcd", "dpsgd") && !is.null(x.bounds) &&
+    is.null(weighting)
   clip <- if (is.null(clip)) {
     if (solver == "dpcd" && quantile_clip_possible && !standardize && is.finite(epsilon))
       "quantile"
@@ -462,6 +610,19 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # magnitude bound on the clamped y, for everything that reads a bound on
   # |y| (a symmetric b: [-b, b], envelope b, the same problem as before).
   y_interval <- check_y_bound(y.bound)
+  y_values <- clamp_response(response$y, y_interval$lower, y_interval$upper)
+  if (!is.null(offsetting) && family$offset_in_response) {
+    # gaussian: the offset moves into the response, y - o (glmnet's elnet),
+    # whose interval widens by the offset's: [y.lower - o.upper, y.upper -
+    # o.lower] (R/weights.R)
+    y_values <- y_values - offsetting$values
+    if (!is.null(y_interval) && !is.null(offsetting$lower)) {
+      lower <- y_interval$lower - offsetting$upper
+      upper <- y_interval$upper - offsetting$lower
+      y_interval <- list(lower = lower, upper = upper,
+                         envelope = max(abs(lower), abs(upper)))
+    }
+  }
   y.bound <- if (!is.null(y_interval)) y_interval$envelope
   l1 <- check_l1_arguments(solver, l1.radius, alpha, lambda, lower.limits,
                            upper.limits, penalty.factor, nlambda)
@@ -476,14 +637,16 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   smoothness <- if (solver %in% c(l1_solver_names, "dpscd")) {
     if (standardize) "standardized" else "uniform"
   } else {
-    choose_smoothness(smoothness, p, epsilon, x.bounds, standardize, solver)
+    choose_smoothness(smoothness, p, epsilon, x.bounds, standardize, solver,
+                      weighted = !is.null(weighting))
   }
   standardize.budget <- check_numeric(standardize.budget, "standardize.budget", 0, 1,
                                       lower_open = TRUE, upper_open = TRUE)
   shares <- budget_shares(list(
     epsilon = epsilon, standardization = if (standardize) TRUE, smoothness = smoothness,
     clip = clip, standardize.budget = standardize.budget,
-    smoothness.budget = smoothness.budget, clip.budget = clip.budget))
+    smoothness.budget = smoothness.budget, clip.budget = clip.budget,
+    weights = weighting$values))
   if (sum(shares) >= 1) {
     dpglmnet_abort(NULL, sprintf(paste(
       "`%s` add up to %g: the path needs a share of the budget, so they must",
@@ -499,7 +662,14 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     # x is read through the transform (clamped to the interval of x.bounds)
     # by the core, without a copy; the clamped values are bounded in
     # magnitude by the envelope `value_bounds` (= x.bounds below).
-    x = x, y = clamp_response(response$y, y_interval$lower, y_interval$upper),
+    x = x, y = y_values,
+    # per-record weights clamped to [0, W] (normalised to omega_i = w_i n /
+    # S_released by normalize_weights(), R/weights.R), W, and the offset the
+    # core adds to the linear predictor (binomial; gaussian: in y above)
+    weights = weighting$values, weights.bound = weighting$bound,
+    offset = if (!is.null(offsetting) && !family$offset_in_response) offsetting$values,
+    has_offset = !is.null(offsetting), offset.lower = offsetting$lower,
+    offset.upper = offsetting$upper,
     transform = list(lower = x_interval$lower, upper = x_interval$upper,
                      center = NULL, scale = NULL),
     value_bounds = x.bounds,
@@ -521,7 +691,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     smoothness.budget = smoothness.budget, clip.budget = clip.budget, x.bounds = x.bounds,
     y.bound = y.bound, y.lower = y_interval$lower, y.upper = y_interval$upper, rng = rng, trace.it = as.integer(trace.it),
     threads = dpglmnet_threads(),
-    variable_names = variable_names(x)
+    variable_names = variable_names(x),
+    bound_scaling = isTRUE(auto$bound_scaling), scale_defaults = scale_defaults,
+    solver_choice = if (!is.null(auto)) auto$reason
   )
   if (solver == "dpscd") problem <- check_dpscd(problem)
   problem

@@ -21,7 +21,9 @@ dpglmnet_families <- list(
     },
     linkinv = function(link) link,
     loss = function(link, y) (y - link)^2 / 2,
-    classes = FALSE
+    classes = FALSE,
+    # an offset moves into the response, y - offset (R/weights.R)
+    offset_in_response = TRUE
   ),
   binomial = list(
     name = "binomial",
@@ -56,7 +58,9 @@ dpglmnet_families <- list(
     linkinv = function(link) stats::plogis(link),
     # Without overflow: max(eta, 0) + log1p(exp(-|eta|)) - y eta.
     loss = function(link, y) pmax(link, 0) + log1p(exp(-abs(link))) - y * link,
-    classes = TRUE
+    classes = TRUE,
+    # an offset sits inside the link: the core's linear predictor
+    offset_in_response = FALSE
   )
 )
 

@@ -77,7 +77,9 @@ frame_design <- function(values) {
                     error = function(e) dpglmnet_abort("x", sprintf(
                       "could not be read as a model formula: %s", conditionMessage(e))))
   if (!is.null(attr(terms, "offset"))) {
-    dpglmnet_abort("x", "holds an offset() term: offsets are not supported.")
+    dpglmnet_abort("x", paste(
+      "holds an offset() term: give the offset as the `offset` argument (with",
+      "its public `offset.bound`), as glmnet takes it."))
   }
   if (attr(terms, "intercept") == 0L) {
     dpglmnet_abort("x", paste(

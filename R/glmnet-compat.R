@@ -69,6 +69,8 @@ family_match_form <- function(x) x$family
 #'   columns, or a data frame for a fit made from one (see [dpglmnet()]).
 #' @param newy Their responses, coded as `y` of [dpglmnet()].
 #' @param s Values of lambda; default the fitted sequence.
+#' @param newoffset For a fit with an offset: the offsets of the new records
+#'   (see [predict.dpglmnet()]).
 #' @param ... Unused.
 #' @return A named vector: the deviance at each value of `s`.
 #' @examples
@@ -79,7 +81,7 @@ family_match_form <- function(x) x$family
 #' fit <- dpglmnet(x[train, ], y[train], epsilon = 1, x.bounds = 4, y.bound = 6)
 #' deviance(fit, newx = x[-train, ], newy = y[-train])
 #' @export
-deviance.dpglmnet <- function(object, newx, newy, s = NULL, ...) {
+deviance.dpglmnet <- function(object, newx, newy, s = NULL, newoffset, ...) {
   reject_unknown_arguments(list(...), "deviance")
   if (missing(newx) || missing(newy)) {
     dpglmnet_abort(if (missing(newx)) "newx" else "newy", paste(
@@ -88,7 +90,8 @@ deviance.dpglmnet <- function(object, newx, newy, s = NULL, ...) {
       "a release that the fit's privacy ledger does not cover, so it is not",
       "available."))
   }
-  link <- predict.dpglmnet(object, newx, s = s, type = "link")
+  link <- if (missing(newoffset)) predict.dpglmnet(object, newx, s = s, type = "link")
+          else predict.dpglmnet(object, newx, s = s, type = "link", newoffset = newoffset)
   family <- dpglmnet_family(object$family)
   y <- check_new_response(newy, nrow(link), object)
   # The per-record loss is half the unit deviance for both families.

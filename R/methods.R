@@ -28,14 +28,26 @@
 print.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
   cat("\nCall: ", deparse(x$call), "\n\n")
   cat(wrap_text(paste("Privacy:", format_privacy_line(x$privacy))), sep = "\n")
+  # the solver, and why when solver = "auto" chose it (R/highdim.R)
+  if (!is.null(x$settings$solver)) {
+    cat(wrap_text(paste0("Solver: ", x$settings$solver,
+                         if (!is.null(x$settings$solver_choice))
+                           paste0(" (", x$settings$solver_choice, ")"))), sep = "\n")
+  }
   noise <- coefficient_noise_text(x)
   if (!is.null(noise)) cat(wrap_text(paste("Noise:", noise)), sep = "\n")
   y_interval <- fit_y_interval(x$settings)
-  if (!is.null(y_interval) && y_interval$lower != -y_interval$upper) {
+  if (!is.null(y_interval) && isTRUE(x$settings$has_offset) &&
+      dpglmnet_family(x$family)$offset_in_response) {
+    cat(sprintf("Response: y - offset within [%s, %s] (`y.bound` widened by `offset.bound`)\n",
+                format(y_interval$lower, digits = digits),
+                format(y_interval$upper, digits = digits)))
+  } else if (!is.null(y_interval) && y_interval$lower != -y_interval$upper) {
     cat(sprintf("Response: y clamped to its public interval [%s, %s] (`y.bound`)\n",
                 format(y_interval$lower, digits = digits),
                 format(y_interval$upper, digits = digits)))
   }
+  print_weights_offset(x$settings, digits)
   cat("\n")
   if (is_radius_path(x)) {
     cat("Path over l1 radii (stored in `lambda`; `s` in coef/predict is a radius)\n")
@@ -173,6 +185,8 @@ standardization_tables <- function(object) {
     columns$mean <- r$x_mean
     columns$sd <- r$x_sd
     columns$constant <- r$x_constant
+    # kept at the scale floor: their spread could not be resolved (R/standardize.R)
+    if (any(r$x_unresolved)) columns$unresolved <- r$x_unresolved
   }
   if (!is.null(noise)) columns$noise_sd <- unname(noise)
   list(columns = columns, response = response)
@@ -304,8 +318,8 @@ path_coefficients <- function(object, s) {
 #' `exact = TRUE` at values of `s` off the fitted sequence would refit the
 #' path on the training records (glmnet's meaning): a new release that the
 #' fit's ledger does not cover, so it is an error; at fitted values it
-#' returns them, as interpolation does. `newoffset` is an error too: fits
-#' have no offset. Any other argument not listed here is an error rather
+#' returns them, as interpolation does. `newoffset` is required when the
+#' fit has an offset and an error otherwise. Any other argument not listed here is an error rather
 #' than silently ignored.
 #' @param object A `"dpglmnet"` fit.
 #' @param newx New values for `x` at which predictions are made, one row
@@ -321,7 +335,11 @@ path_coefficients <- function(object, s) {
 #'   or `"nonzero"` (indices of non-zero coefficients, one vector per lambda).
 #' @param exact `FALSE` (default): interpolate between the fitted lambdas.
 #'   `TRUE` is accepted only when every `s` is a fitted lambda.
-#' @param newoffset Not supported (fits have no offset): an error if given.
+#' @param newoffset For a fit with an `offset` (see [dpglmnet()]): the
+#'   offsets of the new records, one per row of `newx`, added to the linear
+#'   predictor (clamped to the fit's `offset.bound`, as the training offsets
+#'   were). Required for `type = "link"`, `"response"` and `"class"` when the
+#'   fit has an offset (as glmnet); an error when it has none.
 #' @param ... Nothing: any argument here is an error.
 #' @return `coef`: a sparse matrix with the intercept in the first row.
 #'   `predict`: a matrix with one column per lambda, or a list for
@@ -366,10 +384,11 @@ predict.dpglmnet <- function(object, newx, s = NULL,
                                       "coefficients", "nonzero"),
                              exact = FALSE, newoffset, ...) {
   reject_unknown_arguments(list(...), "predict")
-  if (!missing(newoffset)) {
+  has_offset <- isTRUE(object$settings$has_offset)
+  if (!missing(newoffset) && !has_offset) {
     dpglmnet_abort("newoffset", paste(
-      "is not supported: dpglmnet fits have no offset, so there is none to",
-      "replace. Add the offset to the linear predictor yourself."))
+      "is given, but the fit has no offset (fit with `offset` to use one), so",
+      "there is none to replace. Add an offset to the linear predictor yourself."))
   }
   type <- check_choice(type, c("link", "response", "class", "coefficients",
                                "nonzero"), "type")
@@ -402,9 +421,18 @@ predict.dpglmnet <- function(object, newx, s = NULL,
     dpglmnet_abort("newx", sprintf("must have %d columns, not %d.",
                                    object$dim[1L], ncol(newx)))
   }
+  offset <- if (has_offset) {
+    if (missing(newoffset)) {
+      dpglmnet_abort("newoffset", paste(
+        "must be given: the fit has an offset, which is part of the linear",
+        "predictor (as glmnet)."))
+    }
+    check_newoffset(newoffset, nrow(newx), object$settings)
+  }
   newx <- clamp_like_fit(newx, object)
   link <- as.matrix(newx %*% coefs[-1L, , drop = FALSE])
   link <- sweep(link, 2L, as.numeric(coefs[1L, ]), "+")
+  if (!is.null(offset)) link <- link + offset
   colnames(link) <- colnames(coefs)
   if (type == "link") return(link)
   family <- dpglmnet_family(object$family)

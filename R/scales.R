@@ -56,7 +56,9 @@ budget_shares <- function(problem) {
   c(standardize = if (!is.null(problem$standardization)) problem$standardize.budget,
     smoothness = if (finite && identical(problem$smoothness, "quantile"))
       problem$smoothness.budget,
-    clip = if (finite && identical(problem$clip, "quantile")) problem$clip.budget)
+    clip = if (finite && identical(problem$clip, "quantile")) problem$clip.budget,
+    # the weight sum (R/weights.R)
+    weights = if (finite && !is.null(problem$weights)) weight_sum_share)
 }
 
 # The noise multiplier factor f of a group of `releases` Gaussian releases

@@ -14,18 +14,20 @@
 # the released standardization moments.
 resolve_smoothness <- function(smoothness, x, curvature, epsilon, budget,
                                value_bounds, rng, transform, standardized = NULL,
-                               released = NULL) {
+                               released = NULL, weights = NULL, weight_factor = 1) {
   p <- ncol(x)
   public <- function(source, values) {
     list(source = source, values = values, laplace_epsilon = 0, laplace_scale = NULL)
   }
   exact <- function() {
-    exact_smoothness(x, list(transform = transform, curvature = curvature))
+    exact_smoothness(x, list(transform = transform, curvature = curvature,
+                             weights = weights))
   }
   if (is.numeric(smoothness)) return(public("user", smoothness))
   switch(smoothness,
     uniform = public("uniform", rep(curvature, p)),
-    bounds = public("bounds", curvature * value_bounds^2),
+    # (with weights omega_i <= W n / S_released = weight_factor: R/weights.R)
+    bounds = public("bounds", curvature * value_bounds^2 * weight_factor),
     exact = public("exact", exact()),
     standardized = public("standardized", standardized),
     # released by release_scales() (R/scales.R), charged there
@@ -65,11 +67,13 @@ smoothness_mechanism <- function(problem) {
 
 # The default source and the checks that tie smoothness to other arguments.
 choose_smoothness <- function(smoothness, p, epsilon, x.bounds, standardize,
-                              solver = "dpcd") {
+                              solver = "dpcd", weighted = FALSE) {
   if (is.null(smoothness)) {
     # Standardized columns: the constants follow from the released moments.
     if (standardize) return("standardized")
     if (!is.finite(epsilon)) return("exact")
+    # with weights: the public constants from bounds (R/weights.R)
+    if (weighted && !is.null(x.bounds)) return("bounds")
     # DP-CD: quantile constants (R/scales.R). DP-SGD's one step 1 / tr M
     # diverged with them on the Table 2 problems (heavy-tailed columns make
     # the clamped moments underestimate tr M), so it keeps the Laplace ones.
@@ -111,7 +115,9 @@ problem_smoothness <- function(problem) {
                                problem$epsilon, problem$smoothness.budget,
                                problem$value_bounds, problem$rng, problem$transform,
                                problem$standardized_smoothness,
-                               problem$released_smoothness)
+                               problem$released_smoothness, problem$weights,
+                               if (is.null(problem$weight_factor)) 1
+                               else problem$weight_factor)
   smooth$coordinates <- c(smooth$values,
                           if (problem$intercept) problem$curvature)
   smooth

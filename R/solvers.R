@@ -46,6 +46,9 @@ plan_private_path <- function(problem) {
   if (!identical(affordable$standardization, problem$standardization)) {
     plan <- plan_private_path_once(affordable)
   }
+  # DP-CD's private scales, likewise (R/highdim.R)
+  public_scales <- afford_private_scales(plan$problem, plan$z, plan$path_releases)
+  if (!is.null(public_scales$scales_fallback)) plan <- plan_private_path_once(public_scales)
   plan
 }
 
@@ -61,6 +64,7 @@ plan_private_path_once <- function(problem) {
                    solver$releases(problem))
   path_releases <- sum(vapply(solver_rows, `[[`, numeric(1), "count"))
   mechanisms <- mechanism_table(c(
+    weights_mechanisms(problem, path_releases),
     standardization_mechanisms(problem, path_releases),
     list(smoothness_mechanism(problem)),
     scales_mechanisms(problem, path_releases),
@@ -74,6 +78,7 @@ plan_private_path_once <- function(problem) {
 fit_private_path <- function(problem) {
   plan <- plan_private_path(problem)
   problem <- plan$problem
+  warn_scales_fallback(problem)
   solver <- plan$solver
   by_radius <- plan$by_radius
   public_max <- plan$public_max
@@ -82,7 +87,12 @@ fit_private_path <- function(problem) {
   z <- plan$z
   ledger <- new_privacy_ledger(plan$mechanisms, z, problem$epsilon, problem$delta,
                                problem$rng)
-  scaled <- release_scales(standardize_problem(problem, z, path_releases), z, path_releases)
+  # the weight sum first: every later release reads omega_i = w_i n / S
+  problem <- normalize_weights(problem, z, path_releases)
+  # (bound_scaling, from solver = "auto": columns scaled by their public
+  # bounds, no release; R/highdim.R)
+  scaled <- release_scales(scale_by_bounds(standardize_problem(problem, z, path_releases)),
+                           z, path_releases)
   if (by_radius && is.null(scaled$l1.radius)) scaled$l1.radius <- l1_radius_grid(scaled)
   setup <- solver$setup(scaled)
   noise <- solver$noise(scaled, setup, z)
@@ -112,7 +122,9 @@ fit_private_path <- function(problem) {
            else if (release_lambda_max) "private" else "public bound (standardized)"
          },
          standardize = !is.null(problem$standardization),
-         standardization = scaled$standardization_result,
+         standardization = if (!isTRUE(problem$bound_scaling)) scaled$standardization_result,
+         bound_scaling = isTRUE(problem$bound_scaling),
+         solver_choice = problem$solver_choice,
          scale_levels = scaled$scale_levels,
          penalty.factor = problem$penalty.factor,
          lower.limits = problem$lower.limits, upper.limits = problem$upper.limits,
@@ -121,7 +133,13 @@ fit_private_path <- function(problem) {
          # code reading a magnitude bound on |y| uses; y.lower, y.upper: the
          # interval y was clamped to)
          y.bound = problem$y.bound, y.lower = problem$y.lower, y.upper = problem$y.upper,
-         path_parameter = if (by_radius) "radius" else "lambda"),
+         path_parameter = if (by_radius) "radius" else "lambda",
+         # weights and offset (R/weights.R): W, the released weight sum, the
+         # offset's interval; has_offset makes predict() ask for newoffset
+         weights = !is.null(problem$weights), weights.bound = problem$weights.bound,
+         weight_sum = problem$weight_sum, weight_factor = problem$weight_factor,
+         has_offset = isTRUE(problem$has_offset), offset.lower = problem$offset.lower,
+         offset.upper = problem$offset.upper),
     settings_scaled)
   diagnose_bounds(path, settings, problem, ledger)
   list(beta = path$beta, a0 = path$a0, lambda = path$lambda, privacy = ledger,
@@ -135,7 +153,8 @@ fit_private_path <- function(problem) {
 public_lambda_max <- function(problem) {
   plan <- problem$standardization
   if (is.null(plan) || !is.null(problem$lambda)) return(NULL)
-  if (problem$family == "binomial") return(0.5)
+  # (with an offset o_i the derivative at b = 0 is sigmoid(o_i) - y_i, up to 1)
+  if (problem$family == "binomial") return(if (isTRUE(problem$has_offset)) 1 else 0.5)
   if (plan$scale_y) return(1)
   NULL
 }
@@ -257,8 +276,10 @@ diagnose_bounds <- function(path, settings, problem, ledger) {
   r <- settings$standardization
   rows <- ledger$mechanisms
   moment_rows <- grepl("second moment", rows$mechanism, fixed = TRUE)
+  # (weighted moments: their sensitivities are W n / S times larger)
   relative_noise <- if (is.finite(problem$epsilon) && any(moment_rows)) {
-    max(rows$noise_multiplier[moment_rows]) / problem$n
+    max(rows$noise_multiplier[moment_rows]) / problem$n *
+      (if (is.null(settings$weight_factor)) 1 else settings$weight_factor)
   } else 0
   y_scaled <- !is.null(r) && !identical(r$y_sd, 1)
   if (problem$family == "gaussian" && !is.null(problem$y.bound) && problem$intercept &&
@@ -348,7 +369,9 @@ core_settings <- function(problem, ...) {
          lower_limits = problem$lower.limits, upper_limits = problem$upper.limits,
          seed = draw_seed(), secure = problem$rng == "secure",
          trace = problem$trace.it,
-         threads = if (is.null(problem$threads)) 1L else problem$threads),
+         threads = if (is.null(problem$threads)) 1L else problem$threads,
+         # per-record weights omega_i and offset o_i (R/weights.R), or NULL
+         weights = problem$weights, offset = problem$offset),
     list(...))
 }
 

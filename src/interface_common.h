@@ -63,6 +63,18 @@ inline const double* optional_column(SEXP v, int p) {
   return REAL(v);
 }
 
+// An optional per-record vector of a settings list (weights, offset): null
+// pointer when absent or NULL; otherwise a double vector of n finite values
+// (checked in R, R/weights.R; the length and type again here).
+inline const double* optional_records(const Rcpp::List& s, const char* name, int n) {
+  if (!s.containsElementNamed(name)) return nullptr;
+  SEXP v = s[name];
+  if (Rf_isNull(v)) return nullptr;
+  if (!Rf_isReal(v) || Rf_xlength(v) != n)
+    Rcpp::stop(std::string("internal error: '") + name + "' must be a double vector of length n");
+  return REAL(v);
+}
+
 // x as R passes it to the core: a double matrix, a dgCMatrix, or a row
 // subset of either (R/rows.R: list(x = <the matrix>, rows = <0-based rows,
 // increasing>) of class "dpglmnet_rows", which cv.dpglmnet() passes instead

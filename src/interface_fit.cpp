@@ -52,6 +52,14 @@ dpglmnet::DualSettings dual_settings(const List& s) {
           integer(s, "batch_size"), static_cast<long long>(number(s, "steps"))};
 }
 
+// Calls f(Loss()) without weights, f(Weighted<Loss>()) with them (loss.h):
+// the unweighted sweeps are compiled without the multiply.
+template <class Loss, class F>
+SEXP with_weighting(const double* weights, F&& f) {
+  if (weights) return f(dpglmnet::Weighted<Loss>());
+  return f(Loss());
+}
+
 dpglmnet::CoordinateSettings coordinate_settings(const List& s) {
   dpglmnet::CoordinateSettings c{numbers(s, "coordinate_step"),
                                  numbers(s, "coordinate_clip"), numbers(s, "noise_sd")};
@@ -66,7 +74,9 @@ dpglmnet::CoordinateSettings coordinate_settings(const List& s) {
 NumericVector exact_smoothness_cpp(SEXP x, List settings) {
   clear_avx_upper_state();
   return with_design(x, setting(settings, "transform"), [&](const auto& design) -> SEXP {
-    return wrap(dpglmnet::exact_smoothness(design, number(settings, "curvature")));
+    return wrap(dpglmnet::exact_smoothness(design, number(settings, "curvature"),
+                                           optional_records(settings, "weights",
+                                                            design.rows())));
   });
 }
 
@@ -97,12 +107,17 @@ NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
         using Loss = decltype(loss);
         dpglmnet::CoordinateSettings coordinates = coordinate_settings(settings);
         coordinates.step.assign(design.cols(), 0.0);
-        dpglmnet::DPCoordinateDescent<Design, Loss> solver(
-            design, y.begin(), false, coordinates, 0, dpglmnet::Selection::cyclic, false,
-            rng);
-        NumericVector g(design.cols());
-        for (int j = 0; j < design.cols(); ++j) g[j] = solver.private_gradient(j);
-        return g;
+        const double* weights = optional_records(settings, "weights", design.rows());
+        const double* offset = optional_records(settings, "offset", design.rows());
+        return with_weighting<Loss>(weights, [&](auto weighted) -> SEXP {
+          using L = decltype(weighted);
+          dpglmnet::DPCoordinateDescent<Design, L> solver(
+              design, y.begin(), false, coordinates, 0, dpglmnet::Selection::cyclic, false,
+              rng, weights, offset);
+          NumericVector g(design.cols());
+          for (int j = 0; j < design.cols(); ++j) g[j] = solver.private_gradient(j);
+          return g;
+        });
       });
 }
 
@@ -115,11 +130,16 @@ List dpcd_path_cpp(SEXP x, NumericVector y, List settings) {
       [&](const auto& design, auto loss) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
-        dpglmnet::DPCoordinateDescent<Design, Loss> solver(
-            design, y.begin(), flag(settings, "intercept"), coordinate_settings(settings),
-            integer(settings, "passes"), parse_selection(text(settings, "selection")),
-            flag(settings, "average"), rng);
-        return fit_path_to_list(solver, design.cols(), settings);
+        const double* weights = optional_records(settings, "weights", design.rows());
+        const double* offset = optional_records(settings, "offset", design.rows());
+        return with_weighting<Loss>(weights, [&](auto weighted) -> SEXP {
+          using L = decltype(weighted);
+          dpglmnet::DPCoordinateDescent<Design, L> solver(
+              design, y.begin(), flag(settings, "intercept"), coordinate_settings(settings),
+              integer(settings, "passes"), parse_selection(text(settings, "selection")),
+              flag(settings, "average"), rng, weights, offset);
+          return fit_path_to_list(solver, design.cols(), settings);
+        });
       });
 }
 
@@ -225,7 +245,8 @@ List column_moments_cpp(SEXP x, List settings) {
     const dpglmnet::ColumnMoments m = dpglmnet::private_column_moments(
         design, mean_sd, second_sd.begin(), rng,
         optional_column(lower, design.cols()), optional_column(upper, design.cols()),
-        optional_column(shift, design.cols()));
+        optional_column(shift, design.cols()),
+        optional_records(settings, "weights", design.rows()));
     return List::create(Named("mean") = m.mean, Named("second") = m.second);
   });
 }

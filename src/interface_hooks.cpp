@@ -87,7 +87,7 @@ List dense_sweep_cpp(std::string isa, std::string family, NumericVector eta,
     auto sweep = update ? dpglmnet::kernels::dense_sweep<Loss, true>(chosen)
                         : dpglmnet::kernels::dense_sweep<Loss, false>(chosen);
     const dpglmnet::ColumnTransform::Column identity;
-    return sweep(static_cast<int>(out.size()), out.begin(), y.begin(), u, change,
+    return sweep(static_cast<int>(out.size()), out.begin(), y.begin(), nullptr, u, change,
                  gradient_column.begin(), clip, identity, identity);
   };
   const double sum = family == "binomial" ? run(dpglmnet::LogisticLoss())

@@ -54,10 +54,15 @@
 #   highdim  n = 2000, p = 4000, 8 active (effects +-2, +-1.5, +-1.25, +-1),
 #            x ~ N(0, 1), noise sd 1, no intercept in the truth,
 #            x.bounds = 4, y.bound = 2 max|y|, epsilon = 1; cv.dpglmnet at
-#            the defaults, with standardize = FALSE, with solver = "dpfw"
-#            (its default radius path) and with both: active features found
+#            the defaults (solver = "auto": dpfw on bound-scaled columns,
+#            one public radius, for p >= n / 2), with solver = "dpcd" (the
+#            defaults before "auto"), DP-CD with standardize = FALSE, with
+#            solver = "dpfw" (its default radius path, standardized) and
+#            dpfw with standardize = FALSE: active features found
 #            (non-zero at lambda.min), false positives, held-out MSE (2000
-#            fresh records) against predicting 0 and the training mean.
+#            fresh records) against predicting 0 and the training mean,
+#            and max_b, the largest |b_j| sd(x_j) / sd(y) seen (absurd
+#            above 10).
 #            Targets: >= 6 of 8 found (mean over replications); MSE <= half
 #            of predicting 0 (mean of the per-fit ratios).
 #   cost     Seconds of dpglmnet(x, y, epsilon = 1, x.bounds = 5,
@@ -533,12 +538,14 @@ run_highdim <- function() {
     "D. highdim: n = %d, p = %d, 8 active, epsilon = 1, x.bounds = 4, cv.dpglmnet,",
     "%d replications (means over replications)"), n, p, reps))
   variants <- list(
-    "defaults" = list(),
-    "standardize = FALSE" = list(standardize = FALSE),
+    "defaults (auto)" = list(),
+    "solver = dpcd" = list(solver = "dpcd"),
+    "dpcd, standardize = FALSE" = list(solver = "dpcd", standardize = FALSE),
     "solver = dpfw" = list(solver = "dpfw"),
     "dpfw, standardize = FALSE" = list(solver = "dpfw", standardize = FALSE))
   per <- lapply(variants, function(v) list(found = c(), fp = c(), mse = c(), r0 = c(), rmean = c(),
-                                           err = 0L, warn = 0L, mse0 = c(), msemean = c()))
+                                           err = 0L, warn = 0L, mse0 = c(), msemean = c(),
+                                           maxb = c()))
   for (r in seq_len(reps)) {
     set.seed(4000 + r)
     x <- matrix(stats::rnorm(n * p), n, p)
@@ -548,6 +555,7 @@ run_highdim <- function() {
     YB <- 2 * max(abs(y))
     mse0 <- mean(ytest^2)
     msemean <- mean((ytest - mean(y))^2)
+    sdx <- apply(x, 2L, stats::sd)
     for (v in names(variants)) {
       set.seed(r)
       out <- guarded(do.call(cv.dpglmnet, c(list(x, y, epsilon = 1, x.bounds = 4, y.bound = YB),
@@ -563,6 +571,7 @@ run_highdim <- function() {
       mse <- if (is.null(pred$value)) NA_real_ else mean((ytest - pred$value)^2)
       per[[v]]$found <- c(per[[v]]$found, sum(nonzero %in% active))
       per[[v]]$fp <- c(per[[v]]$fp, sum(!nonzero %in% active))
+      per[[v]]$maxb <- c(per[[v]]$maxb, max(abs(b) * sdx) / stats::sd(y))
       per[[v]]$mse <- c(per[[v]]$mse, mse)
       per[[v]]$r0 <- c(per[[v]]$r0, mse / mse0)
       per[[v]]$rmean <- c(per[[v]]$rmean, mse / msemean)
@@ -575,18 +584,25 @@ run_highdim <- function() {
     r0 <- if (length(s$r0)) mean(s$r0) else NA_real_
     met_found <- isTRUE(found >= 6)
     met_mse <- isTRUE(r0 <= 0.5)
-    add_target("D highdim", sprintf("%-26s found >= 6 of 8", v),
-               sprintf("%s (false positives %s)", fmt(found),
-                       if (length(s$fp)) fmt(mean(s$fp)) else "NA"), met_found)
-    add_target("D highdim", sprintf("%-26s MSE <= 0.5 x predicting 0", v), fmt(r0), met_mse)
+    # the issue's target is for the defaults; the other variants are shown
+    # for comparison, without one
+    is_default <- v == names(per)[1L]
+    if (is_default) {
+      add_target("D highdim", sprintf("%-26s found >= 6 of 8", v),
+                 sprintf("%s (false positives %s)", fmt(found),
+                         if (length(s$fp)) fmt(mean(s$fp)) else "NA"), met_found)
+      add_target("D highdim", sprintf("%-26s MSE <= 0.5 x predicting 0", v), fmt(r0), met_mse)
+    }
     rows[[v]] <- data.frame(
       variant = v, reps = reps, err = s$err, warn = s$warn,
       found = found, found_min = if (length(s$found)) min(s$found) else NA_real_,
       false_pos = if (length(s$fp)) mean(s$fp) else NA_real_,
+      max_b = if (length(s$maxb)) max(s$maxb) else NA_real_,
       mse = if (length(s$mse)) mean(s$mse) else NA_real_, mse_zero = mean(s$mse0),
       mse_mean = mean(s$msemean), r_zero = r0,
       r_mean = if (length(s$rmean)) mean(s$rmean) else NA_real_,
-      target = "found >= 6; r_zero <= 0.5", met = met_found && met_mse,
+      target = if (is_default) "found >= 6; r_zero <= 0.5" else "",
+      met = if (is_default) met_found && met_mse else NA,
       stringsAsFactors = FALSE)
   }
   print_table(do.call(rbind, rows))

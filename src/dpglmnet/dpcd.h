@@ -13,6 +13,10 @@
 // A step's update of eta is deferred and fused with the next step's gradient
 // into one sweep over the records (kernels.h).
 // Privacy is accounted by the caller: every step is one Gaussian release.
+// Optional per-record weights omega_i (Loss = Weighted<...>, loss.h) multiply
+// each record's term before the clip, g_j = (1/n) sum_i clip(omega_i l'_i x_ij,
+// C_j), so the sensitivity stays 2 C_j / n; an optional offset o_i enters the
+// linear predictor, eta_i = o_i + b0 + x_i'b (glmnet's `offset`).
 #ifndef DPGLMNET_DPCD_H
 #define DPGLMNET_DPCD_H
 
@@ -45,14 +49,18 @@ class DPCoordinateDescent {
  public:
   DPCoordinateDescent(const Design& x, const double* y, bool intercept,
                       CoordinateSettings settings, int passes,
-                      Selection selection, bool average, RandomSource& rng)
-      : x_(x), y_(y), n_(x.rows()), p_(x.cols()),
+                      Selection selection, bool average, RandomSource& rng,
+                      const double* weights = nullptr, const double* offset = nullptr)
+      : x_(x), y_(y), offset_(offset), n_(x.rows()), p_(x.cols()),
         coordinates_(x.cols() + (intercept ? 1 : 0)),
         settings_(std::move(settings)), passes_(passes),
         selection_(selection), average_(average), rng_(rng),
-        sweeper_(x, y, kernels::best_isa(), settings_.threads), coef_(coordinates_, 0.0), eta_(n_, 0.0), order_(coordinates_),
+        sweeper_(x, y, kernels::best_isa(), settings_.threads, weights),
+        coef_(coordinates_, 0.0), eta_(offset ? offset : nullptr, offset ? offset + n_ : nullptr),
+        order_(coordinates_),
         average_sum_(average ? coordinates_ : 0, 0.0),
         last_counted_(average ? coordinates_ : 0, 0) {
+    if (!offset) eta_.assign(n_, 0.0);
     std::iota(order_.begin(), order_.end(), 0);
   }
 
@@ -169,7 +177,11 @@ class DPCoordinateDescent {
   void recompute_linear_predictor() {
     pending_coordinate_ = -1;
     const double b0 = coordinates_ > p_ ? coef_[p_] : 0.0;
-    std::fill(eta_.begin(), eta_.end(), b0);
+    if (offset_) {
+      for (int i = 0; i < n_; ++i) eta_[i] = offset_[i] + b0;
+    } else {
+      std::fill(eta_.begin(), eta_.end(), b0);
+    }
     for (int j = 0; j < p_; ++j) {
       const double b = coef_[j];
       if (b != 0.0)
@@ -179,6 +191,7 @@ class DPCoordinateDescent {
 
   const Design& x_;
   const double* y_;
+  const double* offset_;  // o_i, or null
   const int n_, p_, coordinates_;
   const CoordinateSettings settings_;
   const int passes_;

@@ -40,6 +40,7 @@
 #include <cstring>
 #include <vector>
 
+#include "design.h"
 #include "random.h"
 
 namespace dpglmnet {
@@ -105,6 +106,57 @@ struct HistogramShape {
   int size() const { return coarse_bins() + fine_bins; }
 };
 
+// The cells of a block of values in two joint (coarse, fine) count tables:
+// cell[k] = (k odd) * cells + coarse(v[k]) * L + fine(v[k]), coarse in
+// 0..2K, fine in 0..L-1, for the values v[k], k < m, read clamped to the
+// public interval [lower, upper] (the design's transform already clamps;
+// repeated here so every value is in range). Odd values go to the second
+// table, so runs of values in one cell do not wait on each other's
+// increments. The same arithmetic as CoarseBins and fine_bin() written as
+// one straight loop without branches, which the compiler vectorizes:
+// binning value by value cost 1.75 ns a value, three times a plain read of
+// x (4e5 x 50).
+struct BlockBinner {
+  double lower, upper, anchor, inverse_width, centre_limit, inverse_step;
+  int levels, coarse_bins, fine_bins;
+  BlockBinner(double lower, double upper, HistogramShape shape)
+      : lower(lower), upper(upper), levels(shape.levels), coarse_bins(shape.coarse_bins()),
+        fine_bins(shape.fine_bins) {
+    const HistogramFrame f = histogram_frame(lower, upper);
+    anchor = f.anchor;
+    inverse_width = f.width > 0.0 ? 1.0 / f.width : 0.0;
+    centre_limit = std::ldexp(1.0, -levels);
+    inverse_step = shape.fine_bins / (upper - lower);
+  }
+  void operator()(const double* v, int m, std::int32_t* cell) const {
+    const std::int32_t cells = coarse_bins * fine_bins;
+    // (OpenMP's simd: GCC's -O2 cost model leaves this loop scalar)
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+    for (int k = 0; k < m; ++k) {
+      double x = v[k];
+      x = x < upper ? x : upper;  // NaN -> upper
+      x = x > lower ? x : lower;
+      const double d = x - anchor;
+      const double r = std::fabs(d) * inverse_width;
+      std::uint64_t bits;
+      std::memcpy(&bits, &r, sizeof bits);
+      std::int32_t level = 1023 - static_cast<std::int32_t>(bits >> 52);  // r >= 0: no sign bit
+      level = level < 1 ? 1 : level;
+      level = level > levels ? levels : level;
+      const std::int32_t offset = levels + 1 - level;
+      const std::int32_t side = d > 0.0 ? offset : -offset;
+      const std::int32_t coarse = r >= centre_limit ? levels + side : levels;
+      // (x - lower) * inverse_step is in [0, fine_bins]: an int32 conversion
+      std::int32_t b = static_cast<std::int32_t>((x - lower) * inverse_step);
+      b = b < fine_bins - 1 ? b : fine_bins - 1;
+      b = b > 0 ? b : 0;
+      cell[k] = (k & 1) * cells + coarse * fine_bins + b;
+    }
+  }
+};
+
 // Noisy histograms of every column: counts[j * shape.size() + i], the
 // coarse bins first, noise sd count_sd per count (0: exact). lower/upper:
 // the public interval of each column (the design's transform clamps to it
@@ -114,29 +166,45 @@ std::vector<double> private_column_histograms(const Design& x, const double* low
                                               const double* upper, HistogramShape shape,
                                               double count_sd, RandomSource& rng) {
   const int n = x.rows(), p = x.cols(), size = shape.size(), coarse = shape.coarse_bins();
+  const int fine_bins = shape.fine_bins;
   std::vector<double> counts(static_cast<std::size_t>(p) * size, 0.0);
-  // integer counts per column (an integer increment chained through memory
-  // is faster than a floating-point one: measured 13 against 21 ms for
-  // 1e5 x 50), then copied into the released doubles
-  std::vector<std::int32_t> column(size);
+  // Values are binned a block at a time (BlockBinner, vectorized), then
+  // counted once each in a joint table of (coarse, fine) pairs (5 KB: one
+  // increment a value instead of two; integer, since an increment chained
+  // through memory is faster on integers), whose margins are the two
+  // histograms. Two tables, alternate values in each, so that runs of
+  // values in one cell do not wait on each other's increments. Measured,
+  // 4e5 x 50: 72 ms value by value, 53 ms with one table, 49 with two.
+  const int cells = coarse * fine_bins;
+  std::vector<std::int32_t> joint(2 * static_cast<std::size_t>(cells));
+  std::vector<double> block(kColumnBlock);
+  std::vector<std::int32_t> cell(kColumnBlock);
   for (int j = 0; j < p; ++j) {
-    const CoarseBins coarse_bin(histogram_frame(lower[j], upper[j]), shape.levels);
-    const double inverse_step = shape.fine_bins / (upper[j] - lower[j]);
-    std::fill(column.begin(), column.end(), 0);
-    std::int32_t* fine_counts = column.data() + coarse;
+    const BlockBinner bin(lower[j], upper[j], shape);
+    std::fill(joint.begin(), joint.end(), 0);
+    std::int32_t* table = joint.data();
     int stored = 0;
-    x.for_each_in_column(j, [&](int, double v) {
-      ++stored;
-      ++column[coarse_bin(v)];
-      ++fine_counts[fine_bin(v, lower[j], inverse_step, shape.fine_bins)];
+    for_each_block_in_column(x, j, block.data(), [&](const double* values, int m) {
+      stored += m;
+      bin(values, m, cell.data());
+      for (int k = 0; k < m; ++k) ++table[cell[k]];
     });
     double* c = &counts[static_cast<std::size_t>(j) * size];
     double* fine = c + coarse;
-    std::copy(column.begin(), column.end(), c);
+    for (int a = 0; a < coarse; ++a) {
+      std::int64_t row = 0;
+      for (int b = 0; b < fine_bins; ++b) {
+        const std::int32_t count = table[a * fine_bins + b] + table[cells + a * fine_bins + b];
+        row += count;
+        fine[b] += count;
+      }
+      c[a] = static_cast<double>(row);
+    }
     if (stored < n) {
       const double zero = std::min(std::max(0.0, lower[j]), upper[j]);
+      const CoarseBins coarse_bin(histogram_frame(lower[j], upper[j]), shape.levels);
       c[coarse_bin(zero)] += n - stored;
-      fine[fine_bin(zero, lower[j], inverse_step, shape.fine_bins)] += n - stored;
+      fine[fine_bin(zero, lower[j], fine_bins / (upper[j] - lower[j]), fine_bins)] += n - stored;
     }
     if (count_sd > 0.0)
       for (int i = 0; i < size; ++i) c[i] += count_sd * rng.gaussian();

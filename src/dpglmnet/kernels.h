@@ -64,7 +64,8 @@ struct PackedColumnMap {
 // One pack of the sweep: eta updated (and stored) when Update, then the
 // clipped gradient terms added to total, the columns read as How says.
 template <class Loss, bool Update, Read How, int Width>
-inline void dense_sweep_pack(double* eta, const double* y, const double* update_column,
+inline void dense_sweep_pack(double* eta, const double* y, const double* w,
+                             const double* update_column,
                              double change, const double* gradient_column,
                              const PackedColumnMap<Width, How>& update_map,
                              const PackedColumnMap<Width, How>& gradient_map,
@@ -79,6 +80,10 @@ inline void dense_sweep_pack(double* eta, const double* y, const double* update_
   }
   simd::load<Width>(target, y);
   Loss::template pack_derivative<Width>(e, target);
+  if (Loss::weighted) {  // omega_i l'(eta_i, y_i), before the clip
+    simd::load<Width>(target, w);
+    e *= target;
+  }
   simd::load<Width>(x, gradient_column);
   gradient_map.apply(x);
   e *= x;
@@ -89,7 +94,7 @@ inline void dense_sweep_pack(double* eta, const double* y, const double* update_
 // Dense sweep over n records, Width doubles per pack and two packs per
 // iteration (two accumulators: independent chains overlap in the core).
 template <class Loss, bool Update, Read How, int Width>
-inline double dense_sweep_body(int n, double* eta, const double* y,
+inline double dense_sweep_body(int n, double* eta, const double* y, const double* w,
                                const double* update_column, double change,
                                const double* gradient_column, double clip,
                                const ColumnTransform::Column& update_map,
@@ -102,9 +107,11 @@ inline double dense_sweep_body(int n, double* eta, const double* y,
   int i = 0;
   for (; i + 2 * Width <= n; i += 2 * Width) {
     dense_sweep_pack<Loss, Update, How, Width>(
-        eta + i, y + i, update_column + i, change, gradient_column + i, um, gm, c, total0);
+        eta + i, y + i, Loss::weighted ? w + i : w, update_column + i, change,
+        gradient_column + i, um, gm, c, total0);
     dense_sweep_pack<Loss, Update, How, Width>(
-        eta + i + Width, y + i + Width, update_column + i + Width, change,
+        eta + i + Width, y + i + Width, Loss::weighted ? w + i + Width : w,
+        update_column + i + Width, change,
         gradient_column + i + Width, um, gm, c, total1);
   }
   total0 += total1;
@@ -114,6 +121,7 @@ inline double dense_sweep_body(int n, double* eta, const double* y,
     if (Update) eta[i] += change * (raw ? update_column[i] : update_map(update_column[i]));
     const double x = raw ? gradient_column[i] : gradient_map(gradient_column[i]);
     double v = Loss::derivative(eta[i], y[i]) * x;
+    if (Loss::weighted) v *= w[i];
     v = v < clip ? v : clip;
     sum += v > -clip ? v : -clip;
   }
@@ -168,33 +176,38 @@ inline Isa best_isa() {
   return best;
 }
 
-// (n, eta, y, update column, change, gradient column, clip, update map,
-// gradient map); the maps are read only by the variants that transform.
-typedef double (*DenseSweep)(int, double*, const double*, const double*, double,
+// (n, eta, y, weights (read only by Weighted losses), update column, change,
+// gradient column, clip, update map, gradient map); the maps are read only
+// by the variants that transform.
+typedef double (*DenseSweep)(int, double*, const double*, const double*, const double*,
+                             double,
                              const double*, double, const ColumnTransform::Column&,
                              const ColumnTransform::Column&);
 
 template <class Loss, bool Update, Read How>
 DPGLMNET_FLATTEN double dense_sweep_baseline(
-    int n, double* eta, const double* y, const double* u, double change, const double* g,
+    int n, double* eta, const double* y, const double* w, const double* u, double change,
+    const double* g,
     double clip, const ColumnTransform::Column& um, const ColumnTransform::Column& gm) {
   return dense_sweep_body<Loss, Update, How, simd::kBaselineWidth>(
-      n, eta, y, u, change, g, clip, um, gm);
+      n, eta, y, w, u, change, g, clip, um, gm);
 }
 
 #if DPGLMNET_X86_DISPATCH
 template <class Loss, bool Update, Read How>
 __attribute__((flatten, target("avx2,fma"))) double dense_sweep_avx2(
-    int n, double* eta, const double* y, const double* u, double change, const double* g,
+    int n, double* eta, const double* y, const double* w, const double* u, double change,
+    const double* g,
     double clip, const ColumnTransform::Column& um, const ColumnTransform::Column& gm) {
-  return dense_sweep_body<Loss, Update, How, 4>(n, eta, y, u, change, g, clip, um, gm);
+  return dense_sweep_body<Loss, Update, How, 4>(n, eta, y, w, u, change, g, clip, um, gm);
 }
 
 template <class Loss, bool Update, Read How>
 __attribute__((flatten, target("avx512f,avx512dq,fma"))) double dense_sweep_avx512(
-    int n, double* eta, const double* y, const double* u, double change, const double* g,
+    int n, double* eta, const double* y, const double* w, const double* u, double change,
+    const double* g,
     double clip, const ColumnTransform::Column& um, const ColumnTransform::Column& gm) {
-  return dense_sweep_body<Loss, Update, How, 8>(n, eta, y, u, change, g, clip, um, gm);
+  return dense_sweep_body<Loss, Update, How, 8>(n, eta, y, w, u, change, g, clip, um, gm);
 }
 #endif
 
@@ -271,9 +284,10 @@ class ColumnSweeper {
 
  public:
   // (threads: used by the dense sweeps only)
+  // w: the per-record weights, read when Loss is Weighted (loss.h).
   ColumnSweeper(const Design& x, const double* y, kernels::Isa isa = kernels::best_isa(),
-                int /*threads*/ = 1)
-      : x_(x), y_(y), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
+                int /*threads*/ = 1, const double* w = nullptr)
+      : x_(x), y_(y), w_(w), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
         derivatives_(kernels::derivatives<Loss>(isa)),
         intercept_sweeps_{kernels::dense_sweep<Loss, false>(isa),
                           kernels::dense_sweep<Loss, true>(isa)} {}
@@ -287,7 +301,7 @@ class ColumnSweeper {
       // The intercept: every record, fused with an intercept update.
       const bool fused = update >= p_ && change != 0.0;
       if (!fused) apply(eta, update, change);
-      return intercept_sweeps_[fused](n_, eta, y_, ones_.data(), fused ? change : 0.0,
+      return intercept_sweeps_[fused](n_, eta, y_, w_, ones_.data(), fused ? change : 0.0,
                                       ones_.data(), clip, identity, identity);
     }
     apply(eta, update, change);
@@ -305,12 +319,14 @@ class ColumnSweeper {
       x_.for_each_in_column(gradient, [&](int i, double value) {
         e[m] = eta[i];
         t[m] = y_[i];
-        v[m] = value;
+        // (weighted: omega_i x_ij, so the product is omega_i l' x_ij, clipped)
+        v[m] = Loss::weighted ? value * w_[i] : value;
         if (++m == kChunk) flush();
       });
       if (m > 0) flush();
     } else {
       x_.for_each_in_column(gradient, [&](int i, double v) {
+        if (Loss::weighted) v *= w_[i];
         sum += clamp_abs(Loss::derivative(eta[i], y_[i]) * v, clip);
       });
     }
@@ -337,6 +353,7 @@ class ColumnSweeper {
 
   const Design& x_;
   const double* y_;
+  const double* w_;
   const int n_, p_;
   const std::vector<double> ones_;
   const kernels::Derivatives derivatives_;
@@ -355,8 +372,9 @@ class ColumnSweeper<DenseDesign, Loss> {
   // threads > 1: sweeps of at least kThreadedFrom records run their chunks
   // on that many OpenMP threads (one without OpenMP).
   ColumnSweeper(const DenseDesign& x, const double* y,
-                kernels::Isa isa = kernels::best_isa(), int threads = 1)
-      : x_(x), y_(y), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
+                kernels::Isa isa = kernels::best_isa(), int threads = 1,
+                const double* w = nullptr)
+      : x_(x), y_(y), w_(w), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
         maps_(column_maps(x)), threads_(std::max(1, threads)),
         chunk_sums_((x.rows() + kChunk - 1) / kChunk),
         slots_{std::vector<double>(x.subset_rows() ? x.rows() : 0),
@@ -485,7 +503,8 @@ class ColumnSweeper<DenseDesign, Loss> {
                                     : nullptr;
       const double* g =
           records(gradient, start, length, slots.gradient, slots.gather_gradient);
-      return sweep(length, eta + start, y_ + start, u, change, g, clip, um, gm);
+      return sweep(length, eta + start, y_ + start, w_ ? w_ + start : nullptr, u, change, g,
+                   clip, um, gm);
     };
     if (slots.update >= 0) slot_column_[slots.update] = update;
     if (slots.gradient >= 0) slot_column_[slots.gradient] = gradient;
@@ -509,6 +528,7 @@ class ColumnSweeper<DenseDesign, Loss> {
 
   const DenseDesign& x_;
   const double* y_;
+  const double* w_;  // per-record weights (Weighted losses), or null
   const int n_, p_;
   const std::vector<double> ones_;
   const std::vector<Map> maps_;

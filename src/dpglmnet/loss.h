@@ -21,6 +21,7 @@ namespace dpglmnet {
 // subtraction).
 struct SquaredLoss {
   static constexpr double curvature = 1.0;
+  static constexpr bool weighted = false;
   static constexpr bool buffered_derivative = false;
   static double derivative(double eta, double y) { return eta - y; }
   template <int W>
@@ -31,6 +32,7 @@ struct SquaredLoss {
 
 struct LogisticLoss {
   static constexpr double curvature = 0.25;
+  static constexpr bool weighted = false;
   static constexpr bool buffered_derivative = true;
   static double derivative(double eta, double y) {
     return 1.0 / (1.0 + std::exp(-eta)) - y;
@@ -44,6 +46,16 @@ struct LogisticLoss {
     simd::exp_in_place<W>(eta);
     eta = 1.0 / (1.0 + eta) - y;
   }
+};
+
+// A loss whose per-record terms carry a weight omega_i (glmnet's `weights`,
+// normalised to sum to n): the DP-CD sweeps (kernels.h) multiply each
+// record's derivative by omega_i before clipping, so a clipped term keeps
+// its bound C_j whatever the weights. A separate type, so that unweighted
+// fits compile the sweeps without the multiply (no cost when absent).
+template <class Base>
+struct Weighted : Base {
+  static constexpr bool weighted = true;
 };
 
 }  // namespace dpglmnet

@@ -12,12 +12,19 @@
 namespace dpglmnet {
 
 // Exact constants: depends on the data, so only for epsilon = Inf fits.
+// With per-record weights omega_i (summing to n): curvature (1/n) sum_i
+// omega_i x_ij^2, the smoothness of the weighted objective.
 template <class Design>
-std::vector<double> exact_smoothness(const Design& x, double curvature) {
+std::vector<double> exact_smoothness(const Design& x, double curvature,
+                                     const double* weights = nullptr) {
   std::vector<double> m(x.cols(), 0.0);
   for (int j = 0; j < x.cols(); ++j) {
     double sum = 0.0;
-    x.for_each_in_column(j, [&](int, double v) { sum += v * v; });
+    if (weights) {
+      x.for_each_in_column(j, [&](int i, double v) { sum += weights[i] * v * v; });
+    } else {
+      x.for_each_in_column(j, [&](int, double v) { sum += v * v; });
+    }
     m[j] = curvature * sum / x.rows();
   }
   return m;

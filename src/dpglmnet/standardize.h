@@ -14,6 +14,7 @@
 #include <limits>
 #include <vector>
 
+#include "design.h"
 #include "random.h"
 
 namespace dpglmnet {
@@ -30,24 +31,54 @@ struct ColumnMoments {
 // midpoint lie in [-w_j, w_j], w_j = (upper_j - lower_j) / 2, so the
 // sensitivities above hold with b_j = w_j. mean_sd null: the means are not
 // released (`mean` is left empty), only the second moments.
+// weights (optional, per record): glmnet's weighted moments (1/n) sum_i
+// omega_i v_ij with omega_i = w_i n / S (R/weights.R); with weights in
+// [0, W] the sensitivities above grow by W n / S, which the caller's noise
+// sds carry.
 template <class Design>
 ColumnMoments private_column_moments(const Design& x, const double* mean_sd,
                                      const double* second_sd, RandomSource& rng,
                                      const double* lower = nullptr,
                                      const double* upper = nullptr,
-                                     const double* shift = nullptr) {
+                                     const double* shift = nullptr,
+                                     const double* weights = nullptr) {
   const int n = x.rows(), p = x.cols();
   ColumnMoments out{std::vector<double>(mean_sd ? p : 0, 0.0), std::vector<double>(p, 0.0)};
+  std::vector<double> block(kColumnBlock);
   for (int j = 0; j < p; ++j) {
+    // Four running sums, each over every fourth value of a block: one made
+    // every addition wait for the last (1.6 ns a value, as long as the range
+    // histograms). Summed in a fixed order, so the result depends on the
+    // data only.
     double sum = 0.0, sum_squares = 0.0;
     const double lo = lower ? lower[j] : -std::numeric_limits<double>::infinity();
     const double hi = upper ? upper[j] : std::numeric_limits<double>::infinity();
     const double c = shift ? shift[j] : 0.0;
-    x.for_each_in_column(j, [&](int, double v) {
-      v = std::min(std::max(v, lo), hi) - c;
-      sum += v;
-      sum_squares += v * v;
-    });
+    if (weights) {
+      // glmnet's weighted moments: record i's term times omega_i (record
+      // numbers from for_each_in_column, as the weights are stored)
+      x.for_each_in_column(j, [&](int i, double v) {
+        v = std::min(std::max(v, lo), hi) - c;
+        sum += weights[i] * v;
+        sum_squares += weights[i] * v * v;
+      });
+    } else {
+      for_each_block_in_column(x, j, block.data(), [&](const double* values, int m) {
+        double s = 0.0, q = 0.0;
+#ifdef _OPENMP
+#pragma omp simd reduction(+ : s, q)
+#endif
+        for (int k = 0; k < m; ++k) {
+          double v = values[k];
+          v = v > lo ? v : lo;
+          v = (v < hi ? v : hi) - c;
+          s += v;
+          q += v * v;
+        }
+        sum += s;
+        sum_squares += q;
+      });
+    }
     out.second[j] = sum_squares / n;
     if (mean_sd) {
       out.mean[j] = sum / n;

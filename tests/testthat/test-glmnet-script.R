@@ -393,3 +393,86 @@ test_that("plot of a one-lambda fit draws the coefficients", {
   expect_true(usr[1] <= min(beta) && usr[2] >= max(beta))
   expect_gt(diff(usr[1:2]), 0.5)
 })
+
+test_that("a glmnet script with survey weights runs with dpglmnet (rename, epsilon, bounds)", {
+  skip_if_not_installed("glmnet")
+  df <- script_data(n = 6000, seed = 21)
+  set.seed(21)
+  df$w <- runif(nrow(df), 0.5, 4)  # survey weights, at most 4 by design
+  train <- 1:5000
+  test <- 5001:6000
+  x <- model.matrix(~ age + income + sex + region + smoker, df)[, -1]
+  y <- df$cost
+  bounds <- c(90, 1e5, rep(1, ncol(x) - 2))
+  # cv.glmnet(x, y, weights = w, type.measure = "mae") -> cv.dpglmnet(...,
+  # epsilon, bounds); the weights' bound is the public design maximum
+  set.seed(22)
+  cvfit <- quietly(cv.dpglmnet(x[train, ], y[train], weights = df$w[train],
+                               type.measure = "mae", epsilon = 2, x.bounds = bounds,
+                               y.bound = 1e4, weights.bound = 4))
+  expect_false(anyNA(cvfit$cvm))
+  expect_match(cvfit$dpglmnet.fit$privacy$mechanisms$mechanism[1], "sum of the weights")
+  expect_match(cvfit$privacy$mechanisms$mechanism, "weighted by omega_i", all = FALSE)
+  grDevices::pdf(NULL)
+  plot(cvfit)
+  grDevices::dev.off()
+  b <- coef(cvfit, s = "lambda.1se")
+  expect_equal(rownames(b)[-1], colnames(x))
+  one <- predict(cvfit, newx = x[test[1], , drop = FALSE], s = "lambda.1se")
+  expect_equal(as.numeric(one), sum(c(1, pmin(x[test[1], ], bounds)) * b[, 1]))
+  # assess.glmnet with test weights: glmnet's weighted measures of our predictions
+  assessed <- glmnet::assess.glmnet(cvfit, newx = x[test, ], newy = y[test],
+                                    weights = df$w[test])
+  link <- predict(cvfit, newx = x[test, ])
+  expect_equal(as.numeric(assessed$mae),
+               sum(df$w[test] * abs(y[test] - link)) / sum(df$w[test]))
+  # the weighted fit is the model (age 50 per year, male +300, south -400)
+  expect_equal(as.numeric(b[c("age", "sexm", "regionsouth"), 1]), c(50, 300, -400),
+               tolerance = 0.5)
+  # binomial with weights: confusion.glmnet
+  set.seed(23)
+  fit <- quietly(dpglmnet(x[train, ], df$claim[train], family = "binomial",
+                          weights = df$w[train], epsilon = 2, x.bounds = bounds,
+                          weights.bound = 4, nlambda = 4))
+  confusion <- glmnet::confusion.glmnet(fit, newx = x[test, ], newy = df$claim[test],
+                                        s = fit$lambda[4])
+  expect_equal(sum(confusion), length(test))
+})
+
+test_that("a glmnet script with an offset runs with dpglmnet (rename, epsilon, bounds)", {
+  skip_if_not_installed("glmnet")
+  df <- script_data(n = 6000, seed = 31)
+  set.seed(31)
+  # a known log exposure per record, within [-1, 1] by design
+  df$exposure <- runif(nrow(df), -1, 1)
+  eta <- -1 + 0.03 * (df$age - 50) + 0.8 * (df$sex == "m") + df$exposure
+  df$claim <- factor(ifelse(runif(nrow(df)) < plogis(eta), "yes", "no"),
+                     levels = c("no", "yes"))
+  train <- 1:5000
+  test <- 5001:6000
+  x <- model.matrix(~ age + income + sex + region + smoker, df)[, -1]
+  bounds <- c(90, 1e5, rep(1, ncol(x) - 2))
+  set.seed(32)
+  cvfit <- quietly(cv.dpglmnet(x[train, ], df$claim[train], family = "binomial",
+                               offset = df$exposure[train], type.measure = "mae",
+                               epsilon = 2, x.bounds = bounds, offset.bound = 1))
+  expect_false(anyNA(cvfit$cvm))
+  grDevices::pdf(NULL)
+  plot(cvfit)
+  grDevices::dev.off()
+  b <- coef(cvfit, s = "lambda.1se")
+  # predict on one row needs its offset, as glmnet
+  expect_dpglmnet_error(predict(cvfit, newx = x[test[1], , drop = FALSE]), "`newoffset`")
+  one <- predict(cvfit, newx = x[test[1], , drop = FALSE], s = "lambda.1se",
+                 newoffset = df$exposure[test[1]])
+  expect_equal(as.numeric(one),
+               sum(c(1, pmin(x[test[1], ], bounds)) * b[, 1]) + df$exposure[test[1]])
+  assessed <- glmnet::assess.glmnet(cvfit, newx = x[test, ], newy = df$claim[test],
+                                    newoffset = df$exposure[test])
+  expect_named(assessed, c("deviance", "mse", "mae"))
+  confusion <- glmnet::confusion.glmnet(cvfit, newx = x[test, ], newy = df$claim[test],
+                                        newoffset = df$exposure[test])
+  expect_equal(sum(confusion), length(test))
+  # the offset is used, not estimated: the sex effect is found beside it
+  expect_gt(as.numeric(b["sexm", 1]), 0.3)
+})

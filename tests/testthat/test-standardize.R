@@ -142,3 +142,47 @@ test_that("constant and hidden columns get coefficient 0 and a warning, never a 
   }
   expect_lt(worst, 10)
 })
+
+test_that("a rare dummy whose mass the counts cannot see keeps its effect; an all-zero column is kept, a column of ones is constant", {
+  # n = 1e4, epsilon = 1: the 1% of ones (100 records) is within the count
+  # noise of the range histograms. Cutting them away made the dummy
+  # "constant" in 9 fits of 10 (effect 0 for a true 5); it is now read on its
+  # public interval at a scale its noise can resolve.
+  set.seed(42)
+  n <- 1e4
+  z <- matrix(rnorm(n * 4), n, 4, dimnames = list(NULL, paste0("z", 1:4)))
+  d <- rbinom(n, 1, 0.01)
+  x <- cbind(dummy = d, z)
+  y <- 1 + 5 * d + drop(z %*% c(1, -1, 0.5, 0)) + rnorm(n)
+  effect <- vapply(1:8, function(seed) {
+    set.seed(seed)
+    fit <- suppressWarnings(dpglmnet(x, y, epsilon = 1, x.bounds = c(1, 12, 12, 12, 12),
+                                     y.bound = 30), classes = "dpglmnet_warning")
+    expect_false(fit$settings$standardization$x_constant[1])
+    coef(fit)[2, ncol(coef(fit))]
+  }, numeric(1))
+  expect_gt(mean(effect), 3.5)
+  expect_lt(mean(effect), 6.5)
+
+  # An all-zero column looks the same to the histograms (all clear mass at
+  # 0): kept, with a warning saying its coefficient is noisy, never absurd;
+  # a column of ones (clear mass at 1) is constant: coefficient exactly 0.
+  x <- cbind(zero = 0, ones = 1, z)
+  y <- 1 + drop(z %*% c(1, -1, 0.5, 0)) + rnorm(n)
+  set.seed(1)
+  seen <- dpglmnet_warnings(
+    fit <- dpglmnet(x, y, epsilon = 1, x.bounds = c(1, 1, rep(5, 4)), y.bound = 10))
+  expect_true(any(grepl("(zero).*cannot be resolved.*kept on their public interval", seen)))
+  expect_true(any(grepl("(ones).*treated as constant", seen)))
+  r <- fit$settings$standardization
+  expect_equal(c(r$x_constant[1:2]), c(FALSE, TRUE))
+  expect_equal(c(r$x_lower[1], r$x_upper[1]), c(-1, 1))  # the public interval
+  # centred at the public anchor 0, not at its noisy mean: it reads as 0
+  expect_identical(r$x_center[1], 0)
+  expect_true(r$x_unresolved[1])
+  b <- as.matrix(coef(fit))
+  expect_true(all(b["ones", ] == 0))
+  expect_true(all(is.finite(b)))
+  # the all-zero column's coefficient is noise, at most a few sd(y)
+  expect_lt(max(abs(b["zero", ])), 10 * sd(y))
+})

@@ -1,0 +1,173 @@
+# solver = "auto" (the default) and what the defaults do when p is large
+# against n (issue 16, item 6). Every choice here reads public inputs only
+# (n, p, epsilon, delta, the family, the bounds and the arguments the user
+# gave), never the data, so it costs nothing and needs no ledger row.
+#
+# Why: with p >= n / 2 the private standardization splits its budget over p
+# columns and cannot resolve them (every column of the n = 2000, p = 4000
+# benchmark read "constant"), and DP-CD releases p coordinates per pass, so
+# its noise grows like sqrt(p). Private Frank-Wolfe over an l1 ball pays
+# log(2p) per selection instead (Talwar, Thakurta & Zhang 2015; Asi et al.
+# 2021, Section 5), and one radius fitted on all records, with the columns
+# scaled by their public bounds, finds the support where DP-CD does not
+# (inst/bench/trust.R, section D; inst/bench/results/2026-11-25-highdim.md).
+
+# The constants of the rule (measured on generated data, see NEWS.md and
+# inst/bench/trust.R section D).
+highdim_rule_constants <- list(
+  # p / n at and above which "auto" picks the l1 solver
+  ratio = 0.5,
+  # gaussian: radius = radius_y times the half-width of y's public interval
+  # (on the bound-scaled columns, |x~_ij| <= 1, so predictions stay within
+  # that half-width of the intercept); binomial: radius on the logit scale
+  radius_y = 1, radius_logit = 20,
+  # clip: a fraction of the largest per-record gradient term (the half-width
+  # of y, or 1 for binomial): well below the typical term, so the clipped
+  # gradient is nearly a sign statistic (at most 2 / pi of the signal lost,
+  # against noise that grows with the clip)
+  clip_fraction = 0.005,
+  # Frank-Wolfe steps: T = kappa mu n / log(2p) (mu: the GDP parameter of
+  # the budget), within [steps_min, steps_max]
+  kappa = 0.3, steps_min = 5, steps_max = 100
+)
+
+# TRUE when solver = "auto" picks the l1 solver: public inputs only.
+# `standardize`: NULL (not given), or the user's TRUE / FALSE.
+highdim_rule <- function(n, p, epsilon, family, alpha, lambda, nlambda, x.bounds,
+                         y.bound, standardize, lower.limits, upper.limits,
+                         penalty.factor) {
+  is.finite(epsilon) && !is.null(x.bounds) && !isTRUE(standardize) &&
+    alpha == 1 && is.null(lambda) &&
+    (family == "binomial" || !is.null(y.bound)) &&
+    all(is.infinite(lower.limits)) && all(is.infinite(upper.limits)) &&
+    length(unique(penalty.factor)) == 1L &&
+    p >= highdim_rule_constants$ratio * n
+}
+
+# The number of Frank-Wolfe steps at (n, p, epsilon, delta). A selection
+# is Gumbel noisy max with scale z 2 R C / n (z grows like sqrt(T) / mu for
+# T selections) over 2p vertices, whose noise maximum grows like log(2p):
+# too many steps and the late ones pick noise coordinates while each step
+# shrinks the earlier ones by 1 - gamma_t (n = 1000, p = 4000, epsilon 1:
+# 10 steps found 5.5 of 8, 20 steps 1 of 8 and 16 false positives). The
+# best T measured (n = 1000 / 2000 / 5000, p = 4000, epsilon 1, 8 active,
+# one radius): 10 / 20 / 40, about proportional to n, so T = kappa mu n /
+# log(2p); kappa = 0.4 fits those, but at n = 1000 (p = 4000 and 10000)
+# kappa = 0.25 measured better (test MSE 0.54-0.57 of predicting the mean
+# against 0.67-0.75), and too many steps fail much worse than too few:
+# kappa = 0.3 (8 / 15 / 34 steps).
+highdim_steps <- function(n, p, epsilon, delta) {
+  k <- highdim_rule_constants
+  mu <- .gdp_mu_cpp(epsilon, delta)
+  steps <- k$kappa * mu * n / log(2 * p)
+  as.integer(max(k$steps_min, min(k$steps_max, round(steps))))
+}
+
+# What "auto" resolves to: list(solver, standardize, bound_scaling, l1.radius,
+# clip, passes, reason). `given`: the user's values (NULL when not given) of
+# standardize, l1.radius, clip and passes; `y_interval` from check_y_bound().
+resolve_auto_solver <- function(n, p, epsilon, delta, family, alpha, lambda, nlambda,
+                                x.bounds, y_interval, given, lower.limits,
+                                upper.limits, penalty.factor) {
+  high <- highdim_rule(n, p, epsilon, family, alpha, lambda, nlambda, x.bounds,
+                       y_interval$envelope, given$standardize, lower.limits,
+                       upper.limits, penalty.factor)
+  if (!high) {
+    if (!is.null(given$l1.radius)) {
+      dpglmnet_abort("l1.radius", paste(
+        "applies to the l1-ball solvers: with solver = \"auto\" the rule picked",
+        "\"dpcd\" for these inputs; give solver = \"dpfw\" (or \"dpfw-vr\", \"nmd\")."))
+    }
+    return(list(solver = "dpcd", standardize = given$standardize, bound_scaling = FALSE,
+                reason = sprintf("auto: p = %d < %g n", p, highdim_rule_constants$ratio)))
+  }
+  k <- highdim_rule_constants
+  half_width <- if (family == "binomial") 1 else (y_interval$upper - y_interval$lower) / 2
+  radius <- if (family == "binomial") k$radius_logit else k$radius_y * half_width
+  list(solver = "dpfw", standardize = FALSE, bound_scaling = TRUE,
+       l1.radius = if (is.null(given$l1.radius)) radius else given$l1.radius,
+       clip = if (is.null(given$clip)) k$clip_fraction * half_width else given$clip,
+       passes = if (is.null(given$passes)) highdim_steps(n, p, epsilon, delta)
+                else given$passes,
+       reason = sprintf(paste("auto: p = %d >= %g n, so dpfw on columns scaled by",
+                              "their public bounds, one l1 radius"),
+                        p, highdim_rule_constants$ratio))
+}
+
+# Columns scaled by their public bounds: x~_ij = x_ij / b_j with b_j the
+# envelope max(|lower_j|, |upper_j|) of x.bounds, so |x~_ij| <= 1. A
+# per-record map of public constants: free for privacy, nothing released.
+# The path is mapped back by unstandardize_path() (b_j = b~_j / b_j; the
+# l1 ball is sum_j b_j |b_j| <= R on the original scale).
+scale_by_bounds <- function(problem) {
+  if (!isTRUE(problem$bound_scaling)) return(problem)
+  b <- rep_len(problem$x.bounds, problem$p)
+  scaled <- problem
+  scaled$transform$scale <- 1 / b
+  scaled$transform["center"] <- list(NULL)
+  scaled$value_bounds <- rep(1, problem$p)
+  scaled$standardization_result <- list(
+    x_center = rep(0, problem$p), x_scale = 1 / b, y_mean = 0, y_sd = 1,
+    lambda_factor = 1, x_constant = rep(FALSE, problem$p))
+  scaled
+}
+
+# The public rule for releasing DP-CD's private scales at all (its default
+# smoothness = "quantile" and clip = "quantile" with standardize = FALSE):
+# their noisy-count bisections resolve a quantile only when the count noise
+# sd is well below n. When it is above n / 20 (the rule of the
+# standardization's range histograms, afford_standardization_ranges()), the
+# counts are noise, the released quantiles arbitrary, and a quantile that
+# lands near 0 gives M_j near 0 and a step 1 / M_j of 1e7 or more: at
+# n = 2000, p = 4000, epsilon = 1 (count noise sd 3600) DP-CD's coefficients
+# reached 1e13-1e24. Then the public constants are used instead, at no
+# cost: smoothness "bounds" (M_j = curvature b_j^2 >= the true M_j, so the
+# step 1 / M_j never overshoots) and the numeric default clip sqrt(p + 1)
+# (1 per coordinate); the path gets their budget shares. Only defaults are
+# replaced (a `smoothness` or `clip` the user gave is kept); the plan says
+# so in problem$scales_fallback. Public: from n, p and the calibrated noise.
+afford_private_scales <- function(problem, z, path_releases) {
+  defaults <- problem$scale_defaults
+  if (!is.finite(problem$epsilon) || !(z > 0) || is.null(defaults)) return(problem)
+  groups <- scale_groups(problem, path_releases)
+  smoothness_swamped <- defaults[["smoothness"]] && !is.null(groups$x_quantiles) &&
+    groups$x_quantiles[["factor"]] * z > problem$n / 20
+  clip_swamped <- defaults[["clip"]] && !is.null(groups$clip) &&
+    groups$clip[["factor"]] * z > problem$n / 20
+  if (!smoothness_swamped && !clip_swamped) return(problem)
+  if (smoothness_swamped) problem$smoothness <- "bounds"
+  if (clip_swamped) problem$clip <- sqrt(problem$p + problem$intercept)
+  problem$scales_fallback <- c(smoothness = smoothness_swamped, clip = clip_swamped)
+  problem
+}
+
+# Says which private scales afford_private_scales() replaced (public).
+warn_scales_fallback <- function(problem) {
+  f <- problem$scales_fallback
+  if (is.null(f)) return(invisible())
+  dpglmnet_warn(sprintf(paste(
+    "with %d records, %d columns at epsilon = %s the private %s would be noise",
+    "(their count noise is above n / 20), so the public %s %s used instead:",
+    "safe steps, but slow progress. standardize = TRUE or solver = \"auto\"",
+    "(for p large against n) may fit better."), problem$n, problem$p,
+    format(problem$epsilon),
+    paste(c("smoothness constants", "clipping thresholds")[f], collapse = " and "),
+    paste(c("bounds (smoothness = \"bounds\")", "clip sqrt(p + 1)")[f],
+          collapse = " and "), if (sum(f) > 1) "are" else "is"))
+  invisible()
+}
+
+# cv.dpglmnet(), when "auto" picked the l1 solver for the training part:
+# the rule is decided again at the full n, where the fit on all records
+# would decide it (p >= n / 2 may hold for the part and not for all
+# records). When it picks DP-CD there, the arguments say so explicitly;
+# otherwise "auto" stays (one public radius: cv.dpglmnet() then fits all
+# records, with the rule's radius, clip and steps for that n).
+resolve_cv_auto_solver <- function(x, y, arguments, epsilon, delta, rng) {
+  solver <- arguments[["solver", exact = TRUE]]
+  if (!is.null(solver) && !identical(solver, "auto")) return(arguments)
+  full <- planned_problem(x, y, c(arguments, list(epsilon = epsilon, delta = delta,
+                                                  rng = rng)))
+  if (!isTRUE(full$bound_scaling)) arguments[["solver"]] <- full$solver
+  arguments
+}
