@@ -31,7 +31,8 @@
 #' and, at `epsilon = Inf`, the exact smoothness constants. The other
 #' solvers (`"dpsgd"`, `"dpscd"`, `"dpfw"`, `"dpfw-vr"`, `"nmd"`) draw
 #' minibatches or read whole rows and are refused with an error naming
-#' `solver`. The released quantiles `clip = "quantile"` and `smoothness =
+#' `solver` (`"auto"`, the default, is `"dpcd"` on a table). `weights` and
+#' `offset` are not yet supported on a table (refused, naming them). The released quantiles `clip = "quantile"` and `smoothness =
 #' "quantile"` or `"private"` are not yet computed in a database: they are
 #' refused when asked for, and an unstandardized private fit on a table
 #' defaults to `clip = sqrt(p + 1)` and `smoothness = "bounds"` instead
@@ -136,15 +137,20 @@ db_table <- function(con, table, x, y) {
     dpglmnet_abort(if (all(missing_columns == y)) "y" else "x", sprintf(
       "names column(s) not in the table: %s.", paste(missing_columns, collapse = ", ")))
   }
-  numeric_type <- vapply(schema[c(x, y)], function(v) is.numeric(v) || is.logical(v),
-                         logical(1))
+  # (numeric only: a boolean column has no CAST to a double in PostgreSQL;
+  # store 0/1 or use a view)
+  numeric_type <- vapply(schema[c(x, y)], is.numeric, logical(1))
   if (!all(numeric_type[x])) {
     dpglmnet_abort("x", sprintf(paste(
       "names non-numeric column(s): %s. Expand factors into 0/1 columns in a",
       "view first (their levels are public schema)."),
       paste(x[!numeric_type[x]], collapse = ", ")))
   }
-  if (!numeric_type[[y]]) dpglmnet_abort("y", sprintf("(\"%s\") is not numeric.", y))
+  if (!numeric_type[[y]]) {
+    dpglmnet_abort("y", sprintf(paste(
+      "(\"%s\") is not numeric: store a binomial response as 0/1 (a boolean",
+      "column in a view, CASE WHEN b THEN 1 ELSE 0 END)."), y))
+  }
   structure(list(con = con, from = from, x = x, y = y), class = "dpglmnet_table")
 }
 

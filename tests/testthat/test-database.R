@@ -86,6 +86,7 @@ test_that("bad input to db_table() and to a fit on a table: errors naming the ar
   err(db_table(con, "r", x = c("v1", "nope"), y = "y"), "x")
   err(db_table(con, "r", x = "v1", y = "nope"), "y")
   err(db_table(con, "r", x = c("v1", "label"), y = "y"), "x")
+  err(db_table(con, "r", x = "v1", y = "label"), "y")
   err(db_table(con, "r", x = c("v1", "y"), y = "y"), "y")
   err(db_table(con, "r", x = 1, y = "y"), "x")
   err(dpglmnet(table, epsilon = 1, x.bounds = 4, solver = "dpsgd"), "solver")
