@@ -8,6 +8,7 @@
 
 #include <Rcpp.h>
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "dpglmnet/design.h"
 #include "dpglmnet/family.h"
+#include "dpglmnet/histogram.h"
 #include "dpglmnet/path.h"
 #include "dpglmnet/random.h"
 
@@ -192,6 +194,48 @@ inline dpglmnet::RandomSource make_random_source(const Rcpp::List& s) {
 }
 
 // A path as R sees it: list(beta = p x points, a0, last_pass_change).
+// The release of range histograms (histogram.h) from exact counts, for
+// .column_ranges_cpp (counts from x) and .column_ranges_from_counts_cpp
+// (counts from a database): settings checked, the same noise in the same
+// order, the same clamp choice; list(counts, lower, upper, constant).
+inline Rcpp::List release_ranges_list(std::vector<double> counts, const Rcpp::List& settings,
+                                      int p, dpglmnet::RandomSource& rng) {
+  Rcpp::NumericVector lower = setting(settings, "lower"), upper = setting(settings, "upper");
+  const dpglmnet::HistogramShape shape{integer(settings, "levels"),
+                                       integer(settings, "fine_bins")};
+  const double count_sd = number(settings, "count_sd");
+  const int size = shape.size();
+  if (lower.size() != p || upper.size() != p || shape.levels < 1 || shape.levels > 60 ||
+      shape.fine_bins < 1 || shape.fine_bins > 4096 || !(count_sd >= 0.0) ||
+      counts.size() != static_cast<std::size_t>(p) * size)
+    Rcpp::stop("internal error: invalid histogram settings");
+  const dpglmnet::ReleasedRanges r = dpglmnet::release_column_ranges(
+      std::move(counts), lower.begin(), upper.begin(), p, shape, count_sd,
+      flag(settings, "keep_zero"), rng);
+  Rcpp::NumericMatrix released(size, p);
+  std::copy(r.counts.begin(), r.counts.end(), released.begin());
+  Rcpp::NumericVector clamp_lower(p), clamp_upper(p);
+  Rcpp::LogicalVector constant(p);
+  for (int j = 0; j < p; ++j) {
+    clamp_lower[j] = r.clamps[j].lower;
+    clamp_upper[j] = r.clamps[j].upper;
+    constant[j] = r.clamps[j].constant;
+  }
+  return Rcpp::List::create(Rcpp::Named("counts") = released, Rcpp::Named("lower") = clamp_lower,
+                            Rcpp::Named("upper") = clamp_upper,
+                            Rcpp::Named("constant") = constant);
+}
+
+// The public intervals of range histograms: finite and lower < upper.
+inline void check_histogram_intervals(const Rcpp::List& settings, int p) {
+  Rcpp::NumericVector lower = setting(settings, "lower"), upper = setting(settings, "upper");
+  if (lower.size() != p || upper.size() != p)
+    Rcpp::stop("internal error: invalid histogram settings");
+  for (int j = 0; j < p; ++j)
+    if (!(lower[j] < upper[j]) || !std::isfinite(lower[j]) || !std::isfinite(upper[j]))
+      Rcpp::stop("internal error: a histogram needs a finite interval per column");
+}
+
 inline Rcpp::List path_to_list(const dpglmnet::PathResult& path, int p) {
   Rcpp::NumericMatrix beta(p, static_cast<int>(path.intercept.size()));
   std::copy(path.beta.begin(), path.beta.end(), beta.begin());

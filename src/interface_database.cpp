@@ -73,34 +73,10 @@ int noise_index_cpp(SEXP stream, int bound) {
 List column_ranges_from_counts_cpp(NumericMatrix counts, List settings) {
   clear_avx_upper_state();
   dpglmnet::RandomSource rng = make_random_source(settings);
-  NumericVector lower = setting(settings, "lower"), upper = setting(settings, "upper");
-  const dpglmnet::HistogramShape shape{integer(settings, "levels"),
-                                       integer(settings, "fine_bins")};
-  const double count_sd = number(settings, "count_sd");
-  const bool keep_zero = flag(settings, "keep_zero");
-  const int p = counts.ncol(), size = shape.size();
-  if (counts.nrow() != size || lower.size() != p || upper.size() != p ||
-      shape.levels < 1 || shape.levels > 60 || shape.fine_bins < 1 ||
-      shape.fine_bins > 4096 || !(count_sd >= 0.0))
-    Rcpp::stop("internal error: invalid histogram settings");
-  NumericMatrix released(size, p);
-  NumericVector clamp_lower(p), clamp_upper(p);
-  LogicalVector constant(p);
-  for (int j = 0; j < p; ++j) {
-    if (!(lower[j] < upper[j]) || !std::isfinite(lower[j]) || !std::isfinite(upper[j]))
-      Rcpp::stop("internal error: a histogram needs a finite interval per column");
-    double* c = &released[static_cast<std::size_t>(j) * size];
-    for (int i = 0; i < size; ++i) c[i] = counts(i, j);
-    if (count_sd > 0.0)
-      for (int i = 0; i < size; ++i) c[i] += count_sd * rng.gaussian();
-    const dpglmnet::ClampChoice k =
-        dpglmnet::choose_clamp(c, lower[j], upper[j], shape, count_sd, keep_zero);
-    clamp_lower[j] = k.lower;
-    clamp_upper[j] = k.upper;
-    constant[j] = k.constant;
-  }
-  return List::create(Named("counts") = released, Named("lower") = clamp_lower,
-                      Named("upper") = clamp_upper, Named("constant") = constant);
+  const int p = counts.ncol();
+  check_histogram_intervals(settings, p);
+  return release_ranges_list(std::vector<double>(counts.begin(), counts.end()), settings, p,
+                             rng);
 }
 
 // The coarse-bin edges of histogram.h for one public interval (the SQL of

@@ -276,35 +276,17 @@ IntegerVector report_noisy_max_cpp(NumericVector utility, List settings) {
 List column_ranges_cpp(SEXP x, List settings) {
   clear_avx_upper_state();
   dpglmnet::RandomSource rng = make_random_source(settings);
-  NumericVector lower = setting(settings, "lower"), upper = setting(settings, "upper");
-  const dpglmnet::HistogramShape shape{integer(settings, "levels"),
-                                       integer(settings, "fine_bins")};
-  const double count_sd = number(settings, "count_sd");
-  const bool keep_zero = flag(settings, "keep_zero");
   return with_design(x, setting(settings, "transform"), [&](const auto& design) -> SEXP {
-    const int p = design.cols(), size = shape.size();
-    if (lower.size() != p || upper.size() != p || shape.levels < 1 || shape.levels > 60 ||
-        shape.fine_bins < 1 || shape.fine_bins > 4096 || !(count_sd >= 0.0))
+    const int p = design.cols();
+    check_histogram_intervals(settings, p);
+    NumericVector lower = setting(settings, "lower"), upper = setting(settings, "upper");
+    const dpglmnet::HistogramShape shape{integer(settings, "levels"),
+                                         integer(settings, "fine_bins")};
+    if (shape.levels < 1 || shape.levels > 60 || shape.fine_bins < 1 || shape.fine_bins > 4096)
       Rcpp::stop("internal error: invalid histogram settings");
-    for (int j = 0; j < p; ++j)
-      if (!(lower[j] < upper[j]) || !std::isfinite(lower[j]) || !std::isfinite(upper[j]))
-        Rcpp::stop("internal error: a histogram needs a finite interval per column");
-    const std::vector<double> counts = dpglmnet::private_column_histograms(
-        design, lower.begin(), upper.begin(), shape, count_sd, rng);
-    NumericMatrix released(size, p);
-    NumericVector clamp_lower(p), clamp_upper(p);
-    LogicalVector constant(p);
-    for (int j = 0; j < p; ++j) {
-      const double* c = &counts[static_cast<std::size_t>(j) * size];
-      std::copy(c, c + size, released.begin() + static_cast<std::size_t>(j) * size);
-      const dpglmnet::ClampChoice k =
-          dpglmnet::choose_clamp(c, lower[j], upper[j], shape, count_sd, keep_zero);
-      clamp_lower[j] = k.lower;
-      clamp_upper[j] = k.upper;
-      constant[j] = k.constant;
-    }
-    return List::create(Named("counts") = released, Named("lower") = clamp_lower,
-                        Named("upper") = clamp_upper, Named("constant") = constant);
+    return release_ranges_list(
+        dpglmnet::column_histograms(design, lower.begin(), upper.begin(), shape), settings, p,
+        rng);
   });
 }
 

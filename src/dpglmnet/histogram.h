@@ -157,14 +157,13 @@ struct BlockBinner {
   }
 };
 
-// Noisy histograms of every column: counts[j * shape.size() + i], the
-// coarse bins first, noise sd count_sd per count (0: exact). lower/upper:
+// Exact histograms of every column: counts[j * shape.size() + i], the
+// coarse bins first (release_column_ranges() adds the noise). lower/upper:
 // the public interval of each column (the design's transform clamps to it
 // as it reads).
 template <class Design>
-std::vector<double> private_column_histograms(const Design& x, const double* lower,
-                                              const double* upper, HistogramShape shape,
-                                              double count_sd, RandomSource& rng) {
+std::vector<double> column_histograms(const Design& x, const double* lower,
+                                      const double* upper, HistogramShape shape) {
   const int n = x.rows(), p = x.cols(), size = shape.size(), coarse = shape.coarse_bins();
   const int fine_bins = shape.fine_bins;
   std::vector<double> counts(static_cast<std::size_t>(p) * size, 0.0);
@@ -206,8 +205,6 @@ std::vector<double> private_column_histograms(const Design& x, const double* low
       c[coarse_bin(zero)] += n - stored;
       fine[fine_bin(zero, lower[j], fine_bins / (upper[j] - lower[j]), fine_bins)] += n - stored;
     }
-    if (count_sd > 0.0)
-      for (int i = 0; i < size; ++i) c[i] += count_sd * rng.gaussian();
   }
   return counts;
 }
@@ -341,6 +338,32 @@ inline ClampChoice choose_clamp(const double* counts, double lower, double upper
   // what it may have cut lies within 16 clamp widths.
   const bool narrow = hi - lo < (upper - lower) / 16.0;
   return {lo, hi, !other_clear && narrow};
+}
+
+// The release of every column's histograms from their exact counts
+// (column_histograms(), or counts a database computed): Gaussian noise of sd
+// count_sd on each count, drawn column by column and count by count (one
+// mechanism, replace-one L2 sensitivity 2), then each column's clamp
+// (post-processing). `counts` is p columns of shape.size() counts, noised
+// in place.
+struct ReleasedRanges {
+  std::vector<double> counts;
+  std::vector<ClampChoice> clamps;
+};
+
+inline ReleasedRanges release_column_ranges(std::vector<double> counts, const double* lower,
+                                            const double* upper, int p, HistogramShape shape,
+                                            double count_sd, bool keep_zero,
+                                            RandomSource& rng) {
+  const int size = shape.size();
+  ReleasedRanges out{std::move(counts), std::vector<ClampChoice>(p)};
+  for (int j = 0; j < p; ++j) {
+    double* c = &out.counts[static_cast<std::size_t>(j) * size];
+    if (count_sd > 0.0)
+      for (int i = 0; i < size; ++i) c[i] += count_sd * rng.gaussian();
+    out.clamps[j] = choose_clamp(c, lower[j], upper[j], shape, count_sd, keep_zero);
+  }
+  return out;
 }
 
 }  // namespace dpglmnet
