@@ -531,6 +531,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   if (!is.null(auto)) {
     solver <- auto$solver
     if (isTRUE(auto$bound_scaling)) {
+      warn_ignored_by_dpfw(average, selection, smoothness, step)
       standardize <- FALSE
       l1.radius <- auto$l1.radius
       clip <- auto$clip
@@ -688,7 +689,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     y.bound = y.bound, y.lower = y_interval$lower, y.upper = y_interval$upper, rng = rng, trace.it = as.integer(trace.it),
     threads = dpglmnet_threads(),
     variable_names = variable_names(x),
-    bound_scaling = isTRUE(auto$bound_scaling), scale_defaults = scale_defaults,
+    bound_scaling = isTRUE(auto$bound_scaling), intercept_clip = auto$intercept_clip,
+    scale_defaults = scale_defaults,
     solver_choice = if (!is.null(auto)) auto$reason
   )
   if (solver == "dpscd") problem <- check_dpscd(problem)

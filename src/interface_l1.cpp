@@ -38,7 +38,8 @@ List dpfw_path_cpp(SEXP x, NumericVector y, List settings) {
   const dpglmnet::FrankWolfeSettings fw{
       number(settings, "clip"), number(settings, "gumbel_multiplier"),
       number(settings, "intercept_noise_sd"), number(settings, "intercept_step"),
-      static_cast<long long>(number(settings, "steps"))};
+      static_cast<long long>(number(settings, "steps")),
+      number(settings, "intercept_clip")};
   const bool keep_picks = flag(settings, "keep_picks");
   return with_design_and_loss(
       x, setting(settings, "transform"), text(settings, "family"),

@@ -30,9 +30,11 @@
 //
 // Intercept: an unconstrained coordinate (the constant feature 1), moved
 // after every selection by a gradient step b0 <- b0 - (g0 + N(0, s0^2)) /
-// curvature, g0 = (1/n) sum_i clamp(d_i, -C, C), replace-one sensitivity
-// 2C / n, s0 = z0 2C / n: one more Gaussian release per step (R/l1.R gives
-// it noise multiplier 3z, a tenth of the path's zCDP).
+// curvature, g0 = (1/n) sum_i clamp(d_i, -C0, C0), replace-one sensitivity
+// 2 C0 / n, s0 = z0 2 C0 / n: one more Gaussian release per step (R/l1.R gives
+// it noise multiplier 3z, a tenth of the path's zCDP). C0 is its own public
+// clip (R/l1.R: C unless solver = "auto" gives a larger one, R/highdim.R):
+// the intercept moves at most C0 / curvature per step.
 //
 // Cost per step: O(nnz(x)) for the gradient (one sweep of the columns), O(p)
 // for the noisy max over 2p vertices (2p Gumbel draws), O(n + p) for the
@@ -57,6 +59,7 @@ struct FrankWolfeSettings {
   double intercept_noise_sd; // z0 2C / n on the intercept gradient; 0: none
   double intercept_step;     // 1 / curvature
   long long steps;           // Frank-Wolfe steps per radius
+  double intercept_clip;     // C0, bound on the intercept's d_i; +Inf: none
 };
 
 // clamp(v, -c, c) on values, written so that it compiles to minsd / maxsd:
@@ -126,15 +129,16 @@ class DPFrankWolfe {
 
  private:
   // gradient_[j] = (1/n) sum_i clamp(d_i x_ij, -C, C); returns the
-  // intercept's (1/n) sum_i clamp(d_i, -C, C).
+  // intercept's (1/n) sum_i clamp(d_i, -C0, C0).
   double compute_gradient() {
     const double b0 = intercept_ ? coef_[p_] : 0.0;
     const double c = settings_.clip, minus_c = -settings_.clip;
+    const double c0 = settings_.intercept_clip, minus_c0 = -settings_.intercept_clip;
     double g0 = 0.0;
     for (int i = 0; i < n_; ++i) {
       const double d = Loss::derivative(b0 + xb_[i], y_[i]);
       derivative_[i] = d;
-      g0 += clamp_symmetric(d, c, minus_c);
+      g0 += clamp_symmetric(d, c0, minus_c0);
     }
     const double inv_n = 1.0 / n_;
     const double* d = derivative_.data();
