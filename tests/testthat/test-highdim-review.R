@@ -103,14 +103,14 @@ test_that("the dpfw intercept has its own public clip, in the ledger and the noi
   s <- fit$settings
   expect_identical(s$solver, "dpfw")
   expect_equal(s$clip, 0.005 * 25)
-  expect_equal(s$intercept_clip, 0.2 * 25)
+  expect_equal(s$intercept_clip, 0.1 * 25)
   rows <- fit$privacy$mechanisms
   intercept_row <- grepl("intercept", rows$mechanism)
-  expect_match(rows$sensitivity[intercept_row], "C0 = 5", fixed = TRUE)
+  expect_match(rows$sensitivity[intercept_row], "C0 = 2.5", fixed = TRUE)
   # noise sd 3 z 2 C0 / n: z the noise multiplier of the selections
   z <- rows$noise_multiplier[!intercept_row]
   expect_equal(rows$noise_multiplier[intercept_row], 3 * z)
-  expect_equal(s$intercept_noise_sd, 3 * z * 2 * 5 / 400)
+  expect_equal(s$intercept_noise_sd, 3 * z * 2 * 2.5 / 400)
   # the level 30 + 25 of y's interval [0, 50] is reached: the intercept,
   # mapped back, is near the mean of y
   expect_lt(abs(fit$a0[[1]] - mean(d$y + 30)), 1)
