@@ -112,8 +112,8 @@
 #' nothing to protect, so the fit is glmnet's path over lambda, not the
 #' private one-radius approximation below. The same data at a finite and
 #' an infinite `epsilon` are therefore fitted by different solvers (and
-#' objectives: a penalized path against one l1 ball); compare a private
-#' fit with `solver = "dpfw"` at `epsilon = Inf` for the same objective.
+#' objectives: a penalized path against one l1 ball); give `solver =
+#' "dpcd"` to both to compare like with like.
 #'
 #' The private fit then:
 #' * maps each column to \eqn{[-1, 1]} with its public interval
@@ -234,8 +234,8 @@
 #'   `standardize.budget` and Section Private standardization), so
 #'   `x.bounds` is needed. The default (`NULL`) is `TRUE` exactly when
 #'   `x.bounds` is given, except where `solver = "auto"` picks `"dpfw"`
-#'   (Section High dimension), which scales the columns by their public
-#'   bounds instead; `TRUE` makes `"auto"` pick `"dpcd"`. Without an intercept, columns are
+#'   (Section High dimension), which maps the columns to \[-1, 1\] by
+#'   their public intervals instead; `TRUE` makes `"auto"` pick `"dpcd"`. Without an intercept, columns are
 #'   scaled by their standard deviation and not centred, as glmnet does. With
 #'   `epsilon = Inf` the exact moments are used and `x.bounds` is not needed.
 #' @param penalty.factor Non-negative penalty factor per column.
