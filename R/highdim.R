@@ -155,10 +155,11 @@ warn_ignored_by_dpfw <- function(average, selection, smoothness, step) {
 # column of [0, 8] looked alike: 0 of 8 found) and the intercept, moving at
 # most its clip per step, never reached a y far from 0
 # (inst/bench/results/2026-11-25-highdim.md, "centring").
-# Sparse x is not centred (the core would fill in its zeros): its columns
-# are scaled by the envelope b_j = max(|l_j|, |u_j|) as before; y is
-# centred all the same. Without an intercept nothing is centred (the model
-# has no level to absorb the shifts).
+# Sparse x: the transform only scales it (centring would fill in its
+# zeros), and Frank-Wolfe subtracts m_j / h_j itself (`fw_shift`,
+# src/dpglmnet/frank_wolfe.h), so a sparse fit is the dense fit. Without an
+# intercept nothing is centred (the model has no level to absorb the
+# shifts): the columns are divided by the envelope b_j = max(|l_j|, |u_j|).
 # The path is mapped back by unstandardize_path(): b_j = c_j / h_j (or c_j
 # / b_j), a0 = m_y + c0 - sum_j b_j m_j; the l1 ball sum_j |c_j| <= R is
 # sum_j h_j |b_j| <= R on the original scale (R on the scale of y, or the
@@ -166,7 +167,8 @@ warn_ignored_by_dpfw <- function(average, selection, smoothness, step) {
 scale_by_bounds <- function(problem) {
   if (!isTRUE(problem$bound_scaling)) return(problem)
   p <- problem$p
-  centre <- problem$intercept && !is_sparse_x(problem$x)
+  centre <- problem$intercept
+  sparse <- is_sparse_x(problem$x)
   lower <- rep_len(problem$x.lower, p)
   upper <- rep_len(problem$x.upper, p)
   mid <- if (centre) (lower + upper) / 2 else rep(0, p)
@@ -177,7 +179,8 @@ scale_by_bounds <- function(problem) {
   }
   scaled <- problem
   scaled$transform$scale <- 1 / half
-  scaled$transform["center"] <- list(if (centre) mid)
+  scaled$transform["center"] <- list(if (centre && !sparse) mid)
+  if (centre && sparse) scaled$fw_shift <- mid / half
   if (y_mid != 0) scaled$y <- problem$y - y_mid
   scaled$value_bounds <- rep(1, p)
   scaled$standardization_result <- list(

@@ -60,6 +60,8 @@ dpfw_solver <- list(
   path = function(problem, setup, noise, radius) {
     .dpfw_path_cpp(problem$x, problem$y, core_settings(
       problem, radius = radius, clip = setup$clip, intercept_clip = setup$intercept_clip,
+      # (sparse x centred by the solver: R/highdim.R, scale_by_bounds())
+      shift = problem$fw_shift,
       gumbel_multiplier = noise$gumbel_multiplier,
       intercept_noise_sd = noise$intercept_noise_sd,
       intercept_step = setup$intercept_step, steps = setup$steps,

@@ -144,20 +144,44 @@ test_that("binomial at prevalence 0.27: the intercept reaches its level (Q1)", {
   expect_lt(deviance / null, 0.85)
 })
 
-test_that("without an intercept nothing is centred; sparse x is scaled, not centred", {
+test_that("without an intercept nothing is centred", {
   d <- gaussian_data(400, 300, c(2, -2), 16)
   set.seed(17)
   fit <- dpglmnet(d$x, d$y, x.bounds = cbind(rep(-2, 300), rep(6, 300)), y.bound = c(-5, 15),
                   intercept = FALSE)
   expect_identical(fit$settings$solver, "dpfw")
   expect_true(all(fit$a0 == 0))
-  # sparse: a fit runs, columns scaled by the envelope (|x~| <= 1), y centred
-  xs <- Matrix::rsparsematrix(400, 300, 0.1)
-  ys <- 10 + as.numeric(xs[, 1] * 3) + stats::rnorm(400)
+})
+
+test_that("sparse x is centred by Frank-Wolfe itself: the sparse fit is the dense fit", {
   set.seed(18)
-  sparse <- dpglmnet(xs, ys, x.bounds = 4, y.bound = c(0, 20))
+  n <- 600; p <- 400
+  x <- matrix(stats::rbinom(n * p, 2, 0.2), n, p)
+  y <- 3 + 2 * x[, 1] - 2 * x[, 2] + stats::rnorm(n)
+  xs <- Matrix::Matrix(x, sparse = TRUE)
+  b <- cbind(rep(0, p), rep(2, p))
+  set.seed(19)
+  dense <- dpglmnet(x, y, x.bounds = b, y.bound = c(-5, 15))
+  set.seed(19)
+  sparse <- dpglmnet(xs, y, x.bounds = b, y.bound = c(-5, 15))
   expect_identical(sparse$settings$solver, "dpfw")
-  expect_lt(abs(sparse$a0[[1]] - mean(ys)), 1)
+  expect_identical(sparse$vertices, dense$vertices)
+  expect_equal(as.matrix(sparse$beta), as.matrix(dense$beta), tolerance = 1e-10)
+  expect_equal(sparse$a0, dense$a0, tolerance = 1e-10)
+  # binomial, and a cv.dpglmnet() that reads row subsets of the sparse x
+  yb <- stats::rbinom(n, 1, stats::plogis(-1 + x[, 1] - x[, 2]))
+  set.seed(20)
+  dense_b <- dpglmnet(x, yb, family = "binomial", x.bounds = b)
+  set.seed(20)
+  sparse_b <- dpglmnet(xs, yb, family = "binomial", x.bounds = b)
+  expect_equal(as.matrix(sparse_b$beta), as.matrix(dense_b$beta), tolerance = 1e-10)
+  expect_equal(sparse_b$a0, dense_b$a0, tolerance = 1e-10)
+  set.seed(21)
+  cv_dense <- cv.dpglmnet(x[1:500, ], y[1:500], x.bounds = b, y.bound = c(-5, 15))
+  set.seed(21)
+  cv_sparse <- cv.dpglmnet(xs[1:500, ], y[1:500], x.bounds = b, y.bound = c(-5, 15))
+  expect_equal(as.matrix(cv_sparse$dpglmnet.fit$beta), as.matrix(cv_dense$dpglmnet.fit$beta),
+               tolerance = 1e-10)
 })
 
 test_that("arguments auto's choice ignores or refuses say so (nits)", {
