@@ -122,9 +122,10 @@
 #'   / 2}, and centres a gaussian `y` at its interval's midpoint \eqn{m_y}
 #'   (free: public constants, nothing is released; no standardization). A
 #'   0/1 dummy on \[0, 1\] becomes \eqn{\pm 1}, a 0/1/2 code on \[0, 2\]
-#'   \eqn{-1, 0, 1}. Sparse `x` is not centred (its zeros would fill in):
-#'   its columns are divided by \eqn{b_j = \max(|l_j|, |u_j|)} (then read
-#'   \eqn{h_j = b_j} below). Without an intercept nothing is centred;
+#'   \eqn{-1, 0, 1}. A sparse `x` stays sparse: Frank-Wolfe subtracts the
+#'   midpoints itself, and the fit is the dense one. Without an intercept
+#'   nothing is centred: the columns are divided by \eqn{b_j = \max(|l_j|,
+#'   |u_j|)} (then read \eqn{h_j = b_j}, \eqn{m_j = 0} below);
 #' * fits one l1 ball on that scale, \eqn{\sum_j |c_j| \le R}, mapped back
 #'   as \eqn{\beta_j = c_j / h_j} and \eqn{a_0 = m_y + c_0 - \sum_j \beta_j
 #'   m_j}: on the original scale the ball is \eqn{\sum_j h_j |\beta_j| \le
