@@ -259,6 +259,22 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   planning <- seq_len(n - held_out)
   x_plan <- record_subset(x, planning)
   y_plan <- subset_response(y, planning)
+  # solver = "auto" picked the l1 solver for the training part: it decides
+  # at the full n (R/highdim.R), so that the plan, the refit and a fit on
+  # all records agree (p >= n / 2 can hold for the part and not for all
+  # records). Decided before the refit's budget, whose plan reads the
+  # solver. (The rule reads epsilon only through is.finite(), so the whole
+  # budget stands in for the path's share.)
+  auto_choice <- NULL
+  first <- if (is.null(given("solver")) || identical(given("solver"), "auto")) {
+    planned_problem(x_plan, y_plan, c(record_arguments(arguments, planning), list(
+      epsilon = epsilon, delta = delta, rng = rng)))
+  }
+  if (isTRUE(first$bound_scaling)) {
+    decided <- resolve_cv_auto_solver(x, y, arguments, epsilon, delta, rng)
+    arguments <- decided$arguments
+    auto_choice <- decided$reason
+  }
   # The budget of each release (public: from n, p and the arguments only).
   budget <- if (refit) {
     refit_budget(x, y, x_plan, y_plan, arguments, epsilon, delta, refit.budget, rng,
@@ -268,17 +284,6 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   }
   planned <- planned_problem(x_plan, y_plan, c(record_arguments(arguments, planning), list(
     epsilon = budget$path, delta = delta, rng = rng)))
-  # solver = "auto" picked the l1 solver for the training part: it decides
-  # at the full n (R/highdim.R), so that the plan and a fit on all records
-  # agree (p >= n / 2 can hold for the part and not for all records)
-  if (isTRUE(planned$bound_scaling)) {
-    arguments <- resolve_cv_auto_solver(x, y, arguments, budget$path, delta, rng)
-    if (!identical(arguments[["solver", exact = TRUE]], planned$solver) &&
-        !is.null(arguments[["solver", exact = TRUE]])) {
-      planned <- planned_problem(x_plan, y_plan, c(arguments, list(
-        epsilon = budget$path, delta = delta, rng = rng)))
-    }
-  }
   # (what decides the split)
   planned <- planned[c("nlambda", "single_lambda", "solver", "bound_scaling")]
   rm(x_plan, y_plan)
@@ -342,6 +347,12 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   refit_fit <- if (refit) {
     call_dpglmnet(x, y, c(refit_arguments(arguments, lambda.min, fit),
                           list(epsilon = budget$refit, delta = delta, rng = rng)))
+  }
+  # (the full-n decision of solver = "auto" that set the solver: the fits
+  # say why, as dpglmnet()'s own choice would)
+  if (!is.null(auto_choice)) {
+    fit$settings$solver_choice <- auto_choice
+    if (refit) refit_fit$settings$solver_choice <- auto_choice
   }
   # The path reads the training part (part 1), the curve the validation
   # part (part 2), the refit every record (part 0). With nothing chosen the

@@ -98,35 +98,64 @@
 #' With `solver = "auto"` the fit uses private Frank-Wolfe ([dpfw]) instead
 #' of DP-CD when all of these hold (public inputs only): `p >= n / 2`,
 #' `epsilon` finite, `x.bounds` given, `y.bound` given (gaussian),
-#' `alpha = 1`, no `lambda`, no finite `lower.limits` / `upper.limits`,
-#' equal `penalty.factor`, and `standardize` not set to `TRUE`. There,
-#' private standardization splits its budget over p columns and cannot
-#' resolve them, and DP-CD's noise grows like \eqn{\sqrt p}, while a
-#' Frank-Wolfe selection pays \eqn{\log 2p}. The fit then:
-#' * scales each column by its public bound, \eqn{x_{ij} / b_j} with
-#'   \eqn{b_j = \max(|l_j|, |u_j|)} (free: nothing is released; no
-#'   standardization, no centring);
-#' * fits one l1 ball, \eqn{\sum_j b_j |\beta_j| \le R}, with `R` the
-#'   half-width of y's interval `(upper - lower) / 2` (gaussian: predictions
-#'   then move at most that far from the intercept) or 20 on the logit
-#'   scale (binomial);
-#' * clips each per-record gradient term to 0.005 times that half-width
-#'   (binomial: 0.005): well below a typical term, so the clipped gradient
-#'   is nearly a sign statistic (it keeps at least \eqn{2/\pi} of the signal
-#'   while its noise shrinks with the clip);
+#' `alpha = 1`, no `lambda` and no `nlambda` (either asks for a path over
+#' lambda, which the one-radius fit does not have), no finite
+#' `lower.limits` / `upper.limits`, equal `penalty.factor`, and
+#' `standardize` not set to `TRUE`. There, private standardization splits
+#' its budget over p columns and cannot resolve them, and DP-CD's noise
+#' grows like \eqn{\sqrt p}, while a Frank-Wolfe selection pays
+#' \eqn{\log 2p}. `fit$settings$solver_choice` says which condition failed
+#' when the rule picks DP-CD.
+#'
+#' One exception is deliberate: with `epsilon = Inf` the rule picks DP-CD,
+#' with standardization (the default with `x.bounds`), at any p: there is
+#' nothing to protect, so the fit is glmnet's path over lambda, not the
+#' private one-radius approximation below. The same data at a finite and
+#' an infinite `epsilon` are therefore fitted by different solvers (and
+#' objectives: a penalized path against one l1 ball); give `solver =
+#' "dpcd"` to both to compare like with like.
+#'
+#' The private fit then:
+#' * maps each column to \eqn{[-1, 1]} with its public interval
+#'   \eqn{[l_j, u_j]}: \eqn{(x_{ij} - m_j) / h_j} with the midpoint
+#'   \eqn{m_j = (l_j + u_j) / 2} and the half-width \eqn{h_j = (u_j - l_j)
+#'   / 2}, and centres a gaussian `y` at its interval's midpoint \eqn{m_y}
+#'   (free: public constants, nothing is released; no standardization). A
+#'   0/1 dummy on \[0, 1\] becomes \eqn{\pm 1}, a 0/1/2 code on \[0, 2\]
+#'   \eqn{-1, 0, 1}. A sparse `x` stays sparse: Frank-Wolfe subtracts the
+#'   midpoints itself, and the fit is the dense one. Without an intercept
+#'   nothing is centred: the columns are divided by \eqn{b_j = \max(|l_j|,
+#'   |u_j|)} (then read \eqn{h_j = b_j}, \eqn{m_j = 0} below);
+#' * fits one l1 ball on that scale, \eqn{\sum_j |c_j| \le R}, mapped back
+#'   as \eqn{\beta_j = c_j / h_j} and \eqn{a_0 = m_y + c_0 - \sum_j \beta_j
+#'   m_j}: on the original scale the ball is \eqn{\sum_j h_j |\beta_j| \le
+#'   R}, with `R` the half-width of y's interval `(upper - lower) / 2`
+#'   (gaussian, on the scale of y: predictions then move at most that far
+#'   from the intercept) or 20 on the logit scale (binomial);
+#' * clips each per-record gradient term of a column to 0.005 times that
+#'   half-width (binomial: 0.005): well below a typical term, so the
+#'   clipped gradient is nearly a sign statistic (it keeps at least
+#'   \eqn{2/\pi} of the signal while its noise shrinks with the clip);
+#' * clips the intercept's per-record terms to its own public clip, 0.1
+#'   times the half-width (binomial: 1, i.e. unclipped), so it reaches its
+#'   level in a few steps (the ledger's intercept row states it; its noise
+#'   is \eqn{3z \cdot 2 C_0 / n});
 #' * takes \eqn{T = 0.3 \mu n / \log(2p)} Frank-Wolfe steps (\eqn{\mu}: the
 #'   Gaussian-DP parameter of `epsilon`, `delta`), between 5 and 100: more
 #'   steps at a fixed budget add noise to every selection, and late
 #'   selections pick noise features.
 #'
-#' A `clip`, `passes` or `l1.radius` you give replaces the rule's. With
-#' one radius there is nothing to choose, so [cv.dpglmnet()] fits it on all
-#' records, without a validation split. Measured (n = 2000, p = 4000, 8
-#' active, `x.bounds = 4`, epsilon 1): 7.7 of 8 features found, test MSE
-#' 0.19 of predicting 0, where DP-CD found none; see NEWS.md for the
-#' settings measured. The intercept moves by at most the clip per step,
-#' so a response far from 0 (a large intercept) is reached slowly: centre
-#' `y` with a public value when you know one.
+#' A `clip`, `passes` or `l1.radius` you give replaces the rule's (the
+#' radius on the mapped scale above). DP-CD's own arguments (`average`,
+#' `selection`, `smoothness`, `step`), when you set them, are ignored by
+#' dpfw, with a warning; `clip = "quantile"` is an error there (give a
+#' numeric clip, or `solver = "dpcd"`). With one radius there is nothing
+#' to choose, so [cv.dpglmnet()] fits it on all records, without a
+#' validation split. Measured (n = 2000, p = 4000, 8 active, `x.bounds =
+#' 4`, epsilon 1): 7.6 of 8 features found, test MSE 0.22 of predicting
+#' 0, where DP-CD found none; a response or columns far from 0 (y on
+#' \[25, 75\], x on \[0, 8\]) fit as well as centred ones; see NEWS.md for
+#' the settings measured.
 #'
 #' @section Data frames and formulas:
 #' `x` may be a data frame (numeric, logical, factor and character columns),
@@ -183,7 +212,10 @@
 #' @param nlambda Number of lambda values when `lambda` is not given. Default
 #'   (`NULL`): 10, or, for a private standardized DP-CD fit, as many as the
 #'   budget affords (see `passes`); when it affords fewer than 3, a single
-#'   lambda of \eqn{1/\sqrt{n}} on the standardized scale.
+#'   lambda of \eqn{1/\sqrt{n}} on the standardized scale. Giving it (as
+#'   giving `lambda`) asks for a lambda path, so `solver = "auto"` then
+#'   picks `"dpcd"` even when p is large against n (Section High
+#'   dimension).
 #' @param lambda.min.ratio Smallest lambda as a fraction of `lambda_max`:
 #'   glmnet's default, 1e-4 when `n > p` and 0.01 otherwise (0.01 stopped
 #'   the private path before the lambda a non-private fit chooses on four
@@ -204,8 +236,8 @@
 #'   `standardize.budget` and Section Private standardization), so
 #'   `x.bounds` is needed. The default (`NULL`) is `TRUE` exactly when
 #'   `x.bounds` is given, except where `solver = "auto"` picks `"dpfw"`
-#'   (Section High dimension), which scales the columns by their public
-#'   bounds instead; `TRUE` makes `"auto"` pick `"dpcd"`. Without an intercept, columns are
+#'   (Section High dimension), which maps the columns to \[-1, 1\] by
+#'   their public intervals instead; `TRUE` makes `"auto"` pick `"dpcd"`. Without an intercept, columns are
 #'   scaled by their standard deviation and not centred, as glmnet does. With
 #'   `epsilon = Inf` the exact moments are used and `x.bounds` is not needed.
 #' @param penalty.factor Non-negative penalty factor per column.
@@ -535,6 +567,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   if (!is.null(auto)) {
     solver <- auto$solver
     if (isTRUE(auto$bound_scaling)) {
+      warn_ignored_by_dpfw(average, selection, smoothness, step)
       standardize <- FALSE
       l1.radius <- auto$l1.radius
       clip <- auto$clip
@@ -692,7 +725,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     y.bound = y.bound, y.lower = y_interval$lower, y.upper = y_interval$upper, rng = rng, trace.it = as.integer(trace.it),
     threads = dpglmnet_threads(),
     variable_names = variable_names(x),
-    bound_scaling = isTRUE(auto$bound_scaling), scale_defaults = scale_defaults,
+    bound_scaling = isTRUE(auto$bound_scaling), intercept_clip = auto$intercept_clip,
+    scale_defaults = scale_defaults,
     solver_choice = if (!is.null(auto)) auto$reason
   )
   if (solver == "dpscd") problem <- check_dpscd(problem)

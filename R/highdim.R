@@ -26,22 +26,47 @@ highdim_rule_constants <- list(
   # gradient is nearly a sign statistic (at most 2 / pi of the signal lost,
   # against noise that grows with the clip)
   clip_fraction = 0.005,
+  # the intercept's own clip C0: gaussian, 0.1 times the half-width of y;
+  # binomial 1 (|d_i| <= 1: unclipped). The intercept moves up to C0 /
+  # curvature per step: with the features' clip (0.005 of the half-width)
+  # a level 0.6 half-widths from y's midpoint was never reached (n = 2000,
+  # p = 1500: test MSE 10 x var(y)); C0 = 0.05 / 0.1 / 0.2 half-widths gave
+  # 0.50 / 0.33 / 0.29, while where the level is the midpoint (trust.R
+  # section D) C0 adds noise: r_zero 0.215 / 0.217 / 0.221. Binomial
+  # (prevalence 0.35): deviance 0.81 -> 0.63 of the null model's.
+  # inst/bench/results/2026-11-25-highdim.md, "centring and intercept".
+  intercept_clip_y = 0.1, intercept_clip_logit = 1,
   # Frank-Wolfe steps: T = kappa mu n / log(2p) (mu: the GDP parameter of
   # the budget), within [steps_min, steps_max]
   kappa = 0.3, steps_min = 5, steps_max = 100
 )
 
-# TRUE when solver = "auto" picks the l1 solver: public inputs only.
-# `standardize`: NULL (not given), or the user's TRUE / FALSE.
+# NULL when solver = "auto" picks the l1 solver, else why it picks DP-CD
+# (the first condition that fails): public inputs only.
+# `standardize`: NULL (not given), or the user's TRUE / FALSE; `nlambda`
+# and `lambda`: the user's (NULL when not given).
 highdim_rule <- function(n, p, epsilon, family, alpha, lambda, nlambda, x.bounds,
                          y.bound, standardize, lower.limits, upper.limits,
                          penalty.factor) {
-  is.finite(epsilon) && !is.null(x.bounds) && !isTRUE(standardize) &&
-    alpha == 1 && is.null(lambda) &&
-    (family == "binomial" || !is.null(y.bound)) &&
-    all(is.infinite(lower.limits)) && all(is.infinite(upper.limits)) &&
-    length(unique(penalty.factor)) == 1L &&
-    p >= highdim_rule_constants$ratio * n
+  ratio <- highdim_rule_constants$ratio
+  if (p < ratio * n) return(sprintf("p = %d < %g n", p, ratio))
+  why <- function(text) sprintf("p = %d >= %g n, but %s", p, ratio, text)
+  # epsilon = Inf: nothing to protect, so glmnet's path (standardized
+  # DP-CD reproduces it), not a one-radius private approximation
+  if (!is.finite(epsilon)) return(why("epsilon = Inf (glmnet's path)"))
+  if (is.null(x.bounds)) return(why("no x.bounds"))
+  if (isTRUE(standardize)) return(why("standardize = TRUE"))
+  if (alpha != 1) return(why("alpha < 1"))
+  # a `lambda` or `nlambda` the user gave asks for a lambda path, which the
+  # one-radius fit does not have
+  if (!is.null(lambda)) return(why("lambda given"))
+  if (!is.null(nlambda)) return(why("nlambda given (a lambda path)"))
+  if (family != "binomial" && is.null(y.bound)) return(why("no y.bound"))
+  if (!all(is.infinite(lower.limits)) || !all(is.infinite(upper.limits))) {
+    return(why("finite lower.limits / upper.limits"))
+  }
+  if (length(unique(penalty.factor)) != 1L) return(why("unequal penalty.factor"))
+  NULL
 }
 
 # The number of Frank-Wolfe steps at (n, p, epsilon, delta). A selection
@@ -69,17 +94,24 @@ highdim_steps <- function(n, p, epsilon, delta) {
 resolve_auto_solver <- function(n, p, epsilon, delta, family, alpha, lambda, nlambda,
                                 x.bounds, y_interval, given, lower.limits,
                                 upper.limits, penalty.factor) {
-  high <- highdim_rule(n, p, epsilon, family, alpha, lambda, nlambda, x.bounds,
-                       y_interval$envelope, given$standardize, lower.limits,
-                       upper.limits, penalty.factor)
-  if (!high) {
+  why_not <- highdim_rule(n, p, epsilon, family, alpha, lambda, nlambda, x.bounds,
+                          y_interval$envelope, given$standardize, lower.limits,
+                          upper.limits, penalty.factor)
+  if (!is.null(why_not)) {
     if (!is.null(given$l1.radius)) {
       dpglmnet_abort("l1.radius", paste(
         "applies to the l1-ball solvers: with solver = \"auto\" the rule picked",
         "\"dpcd\" for these inputs; give solver = \"dpfw\" (or \"dpfw-vr\", \"nmd\")."))
     }
     return(list(solver = "dpcd", standardize = given$standardize, bound_scaling = FALSE,
-                reason = sprintf("auto: p = %d < %g n", p, highdim_rule_constants$ratio)))
+                reason = paste0("auto: ", why_not, ", so dpcd")))
+  }
+  if (identical(given$clip, "quantile")) {
+    dpglmnet_abort("clip", sprintf(paste(
+      "= \"quantile\" is DP-CD's and DP-SGD's released clip, but solver = \"auto\"",
+      "picked \"dpfw\" here (p = %d >= %g n: the private scales would be noise),",
+      "which takes a numeric clip. Give a numeric `clip`, or solver = \"dpcd\" to",
+      "keep \"quantile\"."), p, highdim_rule_constants$ratio))
   }
   k <- highdim_rule_constants
   half_width <- if (family == "binomial") 1 else (y_interval$upper - y_interval$lower) / 2
@@ -87,28 +119,73 @@ resolve_auto_solver <- function(n, p, epsilon, delta, family, alpha, lambda, nla
   list(solver = "dpfw", standardize = FALSE, bound_scaling = TRUE,
        l1.radius = if (is.null(given$l1.radius)) radius else given$l1.radius,
        clip = if (is.null(given$clip)) k$clip_fraction * half_width else given$clip,
+       intercept_clip = if (family == "binomial") k$intercept_clip_logit
+                        else k$intercept_clip_y * half_width,
        passes = if (is.null(given$passes)) highdim_steps(n, p, epsilon, delta)
                 else given$passes,
-       reason = sprintf(paste("auto: p = %d >= %g n, so dpfw on columns scaled by",
-                              "their public bounds, one l1 radius"),
+       reason = sprintf(paste("auto: p = %d >= %g n, so dpfw on columns mapped to",
+                              "[-1, 1] by their public bounds, one l1 radius"),
                         p, highdim_rule_constants$ratio))
 }
 
-# Columns scaled by their public bounds: x~_ij = x_ij / b_j with b_j the
-# envelope max(|lower_j|, |upper_j|) of x.bounds, so |x~_ij| <= 1. A
-# per-record map of public constants: free for privacy, nothing released.
-# The path is mapped back by unstandardize_path() (b_j = b~_j / b_j; the
-# l1 ball is sum_j b_j |b_j| <= R on the original scale).
+# When "auto" picked dpfw: DP-CD's own arguments the user set (values
+# other than dpglmnet()'s defaults: average = TRUE, one `selection`, a
+# `smoothness`, a `step` other than 1) do nothing there; say so once.
+warn_ignored_by_dpfw <- function(average, selection, smoothness, step) {
+  set <- c(average = isTRUE(average),
+           selection = length(selection) == 1L,
+           smoothness = !is.null(smoothness),
+           step = !identical(as.numeric(step), 1))
+  if (!any(set)) return(invisible())
+  dpglmnet_warn(sprintf(paste(
+    "solver = \"auto\" picked \"dpfw\" (p large against n), which ignores %s",
+    "(DP-CD's); give solver = \"dpcd\" to use %s."),
+    paste0("`", names(set)[set], "`", collapse = ", "),
+    if (sum(set) > 1L) "them" else "it"))
+  invisible()
+}
+
+# Columns mapped by their public intervals [l_j, u_j]: x~_ij = (x_ij - m_j) /
+# h_j with the midpoint m_j = (l_j + u_j) / 2 and the half-width h_j = (u_j -
+# l_j) / 2, so |x~_ij| <= 1 and a column sits about 0 whatever its public
+# interval ([0, 1] dummies, 0/1/2 codes, [0, 8]); a gaussian y is centred
+# at its interval's midpoint m_y. Per-record maps of public constants: free
+# for privacy, nothing released. Without the centring, Frank-Wolfe's
+# gradients of uncentred columns were dominated by the mean residual (every
+# column of [0, 8] looked alike: 0 of 8 found) and the intercept, moving at
+# most its clip per step, never reached a y far from 0
+# (inst/bench/results/2026-11-25-highdim.md, "centring").
+# Sparse x: the transform only scales it (centring would fill in its
+# zeros), and Frank-Wolfe subtracts m_j / h_j itself (`fw_shift`,
+# src/dpglmnet/frank_wolfe.h), so a sparse fit is the dense fit. Without an
+# intercept nothing is centred (the model has no level to absorb the
+# shifts): the columns are divided by the envelope b_j = max(|l_j|, |u_j|).
+# The path is mapped back by unstandardize_path(): b_j = c_j / h_j (or c_j
+# / b_j), a0 = m_y + c0 - sum_j b_j m_j; the l1 ball sum_j |c_j| <= R is
+# sum_j h_j |b_j| <= R on the original scale (R on the scale of y, or the
+# logit).
 scale_by_bounds <- function(problem) {
   if (!isTRUE(problem$bound_scaling)) return(problem)
-  b <- rep_len(problem$x.bounds, problem$p)
+  p <- problem$p
+  centre <- problem$intercept
+  sparse <- is_sparse_x(problem$x)
+  lower <- rep_len(problem$x.lower, p)
+  upper <- rep_len(problem$x.upper, p)
+  mid <- if (centre) (lower + upper) / 2 else rep(0, p)
+  half <- if (centre) (upper - lower) / 2 else rep_len(problem$x.bounds, p)
+  y_mid <- 0
+  if (problem$intercept && problem$family == "gaussian" && !is.null(problem$y.lower)) {
+    y_mid <- (problem$y.lower + problem$y.upper) / 2
+  }
   scaled <- problem
-  scaled$transform$scale <- 1 / b
-  scaled$transform["center"] <- list(NULL)
-  scaled$value_bounds <- rep(1, problem$p)
+  scaled$transform$scale <- 1 / half
+  scaled$transform["center"] <- list(if (centre && !sparse) mid)
+  if (centre && sparse) scaled$fw_shift <- mid / half
+  if (y_mid != 0) scaled$y <- problem$y - y_mid
+  scaled$value_bounds <- rep(1, p)
   scaled$standardization_result <- list(
-    x_center = rep(0, problem$p), x_scale = 1 / b, y_mean = 0, y_sd = 1,
-    lambda_factor = 1, x_constant = rep(FALSE, problem$p))
+    x_center = mid, x_scale = 1 / half, y_mean = y_mid, y_sd = 1,
+    lambda_factor = 1, x_constant = rep(FALSE, p))
   scaled
 }
 
@@ -160,14 +237,20 @@ warn_scales_fallback <- function(problem) {
 # cv.dpglmnet(), when "auto" picked the l1 solver for the training part:
 # the rule is decided again at the full n, where the fit on all records
 # would decide it (p >= n / 2 may hold for the part and not for all
-# records). When it picks DP-CD there, the arguments say so explicitly;
-# otherwise "auto" stays (one public radius: cv.dpglmnet() then fits all
-# records, with the rule's radius, clip and steps for that n).
+# records). When it picks DP-CD there, the arguments say so explicitly
+# (so the training path and the refit both fit DP-CD, and the refit gets a
+# lambda, not an l1.radius); otherwise "auto" stays (one public radius:
+# cv.dpglmnet() then fits all records, with the rule's radius, clip and
+# steps for that n). Returns list(arguments, reason): `reason` is the
+# rule's solver_choice at the full n (public), NULL when "auto" stays.
 resolve_cv_auto_solver <- function(x, y, arguments, epsilon, delta, rng) {
   solver <- arguments[["solver", exact = TRUE]]
-  if (!is.null(solver) && !identical(solver, "auto")) return(arguments)
+  if (!is.null(solver) && !identical(solver, "auto")) {
+    return(list(arguments = arguments, reason = NULL))
+  }
   full <- planned_problem(x, y, c(arguments, list(epsilon = epsilon, delta = delta,
                                                   rng = rng)))
-  if (!isTRUE(full$bound_scaling)) arguments[["solver"]] <- full$solver
-  arguments
+  if (isTRUE(full$bound_scaling)) return(list(arguments = arguments, reason = NULL))
+  arguments[["solver"]] <- full$solver
+  list(arguments = arguments, reason = full$solver_choice)
 }

@@ -15,10 +15,20 @@ l1_solver_names <- c("dpfw", "dpfw-vr", "nmd")
 # a tenth of the path's budget.
 dpfw_intercept_factor <- 3
 
+# The intercept's clip C0 (public): problem$intercept_clip when
+# solver = "auto" set one (R/highdim.R), else the features' clip C.
+dpfw_intercept_clip <- function(problem) {
+  if (is.null(problem$intercept_clip)) problem$clip else problem$intercept_clip
+}
+
 dpfw_solver <- list(
   by_radius = TRUE,
   setup = function(problem) {
-    list(clip = if (is.finite(problem$epsilon)) problem$clip else Inf,
+    finite <- is.finite(problem$epsilon)
+    list(clip = if (finite) problem$clip else Inf,
+         # the intercept's own public clip C0 (solver = "auto" sets a larger
+         # one, R/highdim.R); C otherwise
+         intercept_clip = if (!finite) Inf else dpfw_intercept_clip(problem),
          steps = problem$passes, intercept_step = 1 / problem$curvature)
   },
   start_release = function(problem) NULL,
@@ -30,7 +40,9 @@ dpfw_solver <- list(
                 "2 R C / n (utilities <+-R e_j, coordinate-clipped gradient>)",
                 calibrated = TRUE),
       if (problem$intercept) {
-        mechanism("DP-FW intercept: clipped gradient", "gaussian", steps, "2 C / n",
+        mechanism("DP-FW intercept: clipped gradient", "gaussian", steps,
+                  sprintf("2 C0 / n (C0 = %s, the intercept's clip)",
+                          format(dpfw_intercept_clip(problem))),
                   calibrated = TRUE, factor = dpfw_intercept_factor)
       }))
   },
@@ -42,19 +54,22 @@ dpfw_solver <- list(
     }
     list(gumbel_multiplier = z * 2 * setup$clip / problem$n,
          intercept_noise_sd = if (problem$intercept) {
-           dpfw_intercept_factor * z * 2 * setup$clip / problem$n
+           dpfw_intercept_factor * z * 2 * setup$intercept_clip / problem$n
          } else 0)
   },
   path = function(problem, setup, noise, radius) {
     .dpfw_path_cpp(problem$x, problem$y, core_settings(
-      problem, radius = radius, clip = setup$clip,
+      problem, radius = radius, clip = setup$clip, intercept_clip = setup$intercept_clip,
+      # (sparse x centred by the solver: R/highdim.R, scale_by_bounds())
+      shift = problem$fw_shift,
       gumbel_multiplier = noise$gumbel_multiplier,
       intercept_noise_sd = noise$intercept_noise_sd,
       intercept_step = setup$intercept_step, steps = setup$steps,
       keep_picks = TRUE))
   },
   settings = function(problem, setup, noise, lambda = NULL) {
-    list(steps_per_radius = setup$steps, gumbel_multiplier = noise$gumbel_multiplier,
+    list(steps_per_radius = setup$steps, intercept_clip = setup$intercept_clip,
+         gumbel_multiplier = noise$gumbel_multiplier,
          gumbel_scale = noise$gumbel_multiplier * problem$l1.radius,
          intercept_noise_sd = noise$intercept_noise_sd,
          intercept_step = setup$intercept_step)

@@ -38,15 +38,19 @@ List dpfw_path_cpp(SEXP x, NumericVector y, List settings) {
   const dpglmnet::FrankWolfeSettings fw{
       number(settings, "clip"), number(settings, "gumbel_multiplier"),
       number(settings, "intercept_noise_sd"), number(settings, "intercept_step"),
-      static_cast<long long>(number(settings, "steps"))};
+      static_cast<long long>(number(settings, "steps")),
+      number(settings, "intercept_clip")};
   const bool keep_picks = flag(settings, "keep_picks");
   return with_design_and_loss(
       x, setting(settings, "transform"), text(settings, "family"),
       [&](const auto& design, auto loss) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
+        // (the centring of a sparse x, R/highdim.R: per column, or NULL)
+        dpglmnet::FrankWolfeSettings centred = fw;
+        centred.shift = optional_records(settings, "shift", design.cols());
         dpglmnet::DPFrankWolfe<Design, Loss> solver(design, y.begin(),
-                                                    flag(settings, "intercept"), fw, rng);
+                                                    flag(settings, "intercept"), centred, rng);
         IntegerMatrix picks(keep_picks ? static_cast<int>(fw.steps) : 0,
                             keep_picks ? static_cast<int>(radii.size()) : 0);
         List out = radius_path(solver, design.cols(), radii, integer(settings, "trace"),

@@ -30,9 +30,21 @@
 //
 // Intercept: an unconstrained coordinate (the constant feature 1), moved
 // after every selection by a gradient step b0 <- b0 - (g0 + N(0, s0^2)) /
-// curvature, g0 = (1/n) sum_i clamp(d_i, -C, C), replace-one sensitivity
-// 2C / n, s0 = z0 2C / n: one more Gaussian release per step (R/l1.R gives
-// it noise multiplier 3z, a tenth of the path's zCDP).
+// curvature, g0 = (1/n) sum_i clamp(d_i, -C0, C0), replace-one sensitivity
+// 2 C0 / n, s0 = z0 2 C0 / n: one more Gaussian release per step (R/l1.R gives
+// it noise multiplier 3z, a tenth of the path's zCDP). C0 is its own public
+// clip (R/l1.R: C unless solver = "auto" gives a larger one, R/highdim.R):
+// the intercept moves at most C0 / curvature per step.
+//
+// Centring a sparse x (settings.shift, from solver = "auto"'s public
+// midpoints, R/highdim.R): the transform cannot centre a sparse design
+// without filling in its zeros, so the solver reads x''_ij = x'_ij - m_j
+// itself: x''_i'b = x'_i'b - sum_j b_j m_j (one scalar kept with the
+// iterate), and g_j = (1/n) sum_i clamp(d_i x''_ij, C) is summed as every
+// record's zero term clamp(-m_j d_i, C) (O(log n) from the derivatives
+// sorted once per step) plus, over the stored entries, their term less the
+// zero's. The same per-record terms, so the same sensitivity; O(n log n +
+// p log n + nnz(x)) per step.
 //
 // Cost per step: O(nnz(x)) for the gradient (one sweep of the columns), O(p)
 // for the noisy max over 2p vertices (2p Gumbel draws), O(n + p) for the
@@ -57,6 +69,11 @@ struct FrankWolfeSettings {
   double intercept_noise_sd; // z0 2C / n on the intercept gradient; 0: none
   double intercept_step;     // 1 / curvature
   long long steps;           // Frank-Wolfe steps per radius
+  double intercept_clip;     // C0, bound on the intercept's d_i; +Inf: none
+  // Optional centring of a design the transform cannot centre (sparse x):
+  // the solver reads x''_ij = x'_ij - shift_j (x'_ij: the transformed value,
+  // 0 for an implicit zero); null: no shift. See compute_gradient().
+  const double* shift = nullptr;
 };
 
 // clamp(v, -c, c) on values, written so that it compiles to minsd / maxsd:
@@ -75,7 +92,8 @@ class DPFrankWolfe {
                RandomSource& rng)
       : x_(x), y_(y), n_(x.rows()), p_(x.cols()), intercept_(intercept),
         settings_(settings), rng_(rng), coef_(p_ + (intercept ? 1 : 0), 0.0),
-        snapshot_(coef_.size(), 0.0), xb_(n_, 0.0), derivative_(n_, 0.0), gradient_(p_, 0.0), utility_(2 * p_, 0.0) {}
+        snapshot_(coef_.size(), 0.0), xb_(n_, 0.0), derivative_(n_, 0.0), gradient_(p_, 0.0), utility_(2 * p_, 0.0),
+        sorted_(settings.shift ? n_ : 0, 0.0), prefix_(settings.shift ? n_ + 1 : 0, 0.0) {}
 
   int coordinates() const { return static_cast<int>(coef_.size()); }
   const std::vector<double>& coef() const { return coef_; }
@@ -104,6 +122,8 @@ class DPFrankWolfe {
       const double keep = 1.0 - gamma;
       for (int l = 0; l < p_; ++l) coef_[l] *= keep;
       for (int i = 0; i < n_; ++i) xb_[i] *= keep;
+      shift_part_ *= keep;
+      if (settings_.shift != nullptr) shift_part_ -= gamma * vertex * settings_.shift[j];
       coef_[j] += gamma * vertex;
       x_.for_each_in_column(j, [&](int i, double v) { xb_[i] += gamma * vertex * v; });
       if (intercept_) {
@@ -126,26 +146,63 @@ class DPFrankWolfe {
 
  private:
   // gradient_[j] = (1/n) sum_i clamp(d_i x_ij, -C, C); returns the
-  // intercept's (1/n) sum_i clamp(d_i, -C, C).
+  // intercept's (1/n) sum_i clamp(d_i, -C0, C0).
   double compute_gradient() {
     const double b0 = intercept_ ? coef_[p_] : 0.0;
     const double c = settings_.clip, minus_c = -settings_.clip;
+    const double c0 = settings_.intercept_clip, minus_c0 = -settings_.intercept_clip;
+    const double level = b0 + shift_part_;
     double g0 = 0.0;
     for (int i = 0; i < n_; ++i) {
-      const double d = Loss::derivative(b0 + xb_[i], y_[i]);
+      const double d = Loss::derivative(level + xb_[i], y_[i]);
       derivative_[i] = d;
-      g0 += clamp_symmetric(d, c, minus_c);
+      g0 += clamp_symmetric(d, c0, minus_c0);
     }
     const double inv_n = 1.0 / n_;
     const double* d = derivative_.data();
+    const double* shift = settings_.shift;
+    if (shift != nullptr) {
+      // the derivatives sorted, with prefix sums, for clipped_sum()
+      std::copy(derivative_.begin(), derivative_.end(), sorted_.begin());
+      std::sort(sorted_.begin(), sorted_.end());
+      prefix_[0] = 0.0;
+      for (int i = 0; i < n_; ++i) prefix_[i + 1] = prefix_[i] + sorted_[i];
+    }
     for (int j = 0; j < p_; ++j) {
       double s = 0.0;
-      x_.for_each_in_column(j, [&](int i, double v) {
-        s += clamp_symmetric(d[i] * v, c, minus_c);
-      });
+      if (shift != nullptr && shift[j] != 0.0) {
+        // sum_i clamp(d_i (x'_ij - m), C) = sum_i clamp(-m d_i, C) (every
+        // record as if x'_ij = 0: O(log n) from the sorted d) + over the
+        // stored entries, their term less the zero's: O(nnz of column j)
+        const double m = shift[j];
+        s = clipped_sum(-m, c);
+        x_.for_each_in_column(j, [&](int i, double v) {
+          s += clamp_symmetric(d[i] * (v - m), c, minus_c) -
+               clamp_symmetric(-m * d[i], c, minus_c);
+        });
+      } else {
+        x_.for_each_in_column(j, [&](int i, double v) {
+          s += clamp_symmetric(d[i] * v, c, minus_c);
+        });
+      }
       gradient_[j] = s * inv_n;
     }
     return g0 * inv_n;
+  }
+
+  // sum_i clamp(a d_i, -C, C) over all records, from the sorted
+  // derivatives and their prefix sums: a d_i unclipped where |d_i| <= C /
+  // |a|, +-C beyond. O(log n), no allocation.
+  double clipped_sum(double a, double c) const {
+    if (a == 0.0) return 0.0;
+    if (!std::isfinite(c)) return a * prefix_[n_];
+    const double t = c / std::fabs(a);
+    const auto first = sorted_.begin();
+    const long lo = std::lower_bound(first, sorted_.end(), -t) - first;
+    const long hi = std::upper_bound(first, sorted_.end(), t) - first;
+    const double sign = a > 0.0 ? 1.0 : -1.0;
+    return a * (prefix_[hi] - prefix_[lo]) +
+           sign * c * (static_cast<double>(n_ - hi) - static_cast<double>(lo));
   }
 
   const Design& x_;
@@ -162,6 +219,9 @@ class DPFrankWolfe {
   std::vector<double> derivative_;  // d_i at the current point
   std::vector<double> gradient_;    // clipped gradient of the features
   std::vector<double> utility_;     // 2p vertex utilities
+  std::vector<double> sorted_;      // the derivatives, sorted (with a shift)
+  std::vector<double> prefix_;      // their prefix sums (n + 1)
+  double shift_part_ = 0.0;         // -sum_j b_j shift_j: in every x''_i'b
 };
 
 }  // namespace dpglmnet
