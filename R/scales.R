@@ -164,11 +164,16 @@ release_scales <- function(problem, z, path_releases) {
   # [lower_j, upper_j], so |x_ij| <= b_j and the searches' ranges and the
   # clip's gradient bounds below hold).
   b <- problem$value_bounds
+  # The searches need a positive range: a column read as 0 (constant after
+  # standardization, scale 0, its coefficient held at 0) gets the public 1,
+  # whatever it finds there is never used (at p >> n every column could be
+  # constant, and the search then stopped on an internal error).
+  search_bound <- ifelse(b > 0, b, 1)
   if (quantile_smoothness) {
     # (epsilon = Inf: no groups, no noise)
     private <- is.finite(problem$epsilon)
     factor <- function(name) if (private) groups[[name]][["factor"]] else 0
-    m <- search(problem$y, b, FALSE, FALSE, "columns", factor("x_quantiles"),
+    m <- search(problem$y, search_bound, FALSE, FALSE, "columns", factor("x_quantiles"),
                 what_for = "smoothness")
     second_sd <- factor("x_moments") * z * m^2 / problem$n
     if (private && !all(is.finite(second_sd) & second_sd > 0)) {
@@ -206,10 +211,10 @@ release_scales <- function(problem, z, path_releases) {
     }
     factor <- groups$clip[["factor"]]
     problem$released_clip <- if (problem$solver == "dpcd") {
-      search(problem$y, derivative_bound * c(b, if (problem$intercept) 1),
+      search(problem$y, derivative_bound * c(search_bound, if (problem$intercept) 1),
              TRUE, problem$intercept, "columns", factor, range)
     } else {
-      search(problem$y, derivative_bound * sqrt(sum(b^2) + problem$intercept),
+      search(problem$y, derivative_bound * sqrt(sum(search_bound^2) + problem$intercept),
              TRUE, problem$intercept, "rows", factor, range)
     }
   }

@@ -207,3 +207,19 @@ test_that("summaries and extreme bounds are handled", {
   expect_error(dpglmnet(d$x, d$y, x.bounds = 1e-200), "`x.bounds`")
   expect_error(dpglmnet(d$x, d$y, x.bounds = 1, y.bound = 1e200), "`y.bound`")
 })
+
+test_that("quantile scales with every column read as constant do not stop on an internal error", {
+  # n = 400, p = 250: private standardization resolves no column, so every
+  # column is read as 0; the clip and smoothness searches need a positive
+  # range for them all the same.
+  set.seed(1)
+  n <- 400
+  p <- 250
+  x <- matrix(rnorm(n * p), n, p)
+  y <- x[, 1] + rnorm(n)
+  fit <- suppressWarnings(dpglmnet(x, y, x.bounds = 4, y.bound = 10, solver = "dpcd",
+                                   clip = "quantile"), classes = "dpglmnet_warning")
+  expect_s3_class(fit, "dpglmnet")
+  expect_true(all(is.finite(as.matrix(coef(fit)))))
+  expect_length(fit$settings$coordinate_clip, p + 1)
+})
