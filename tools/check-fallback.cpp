@@ -60,7 +60,8 @@ void check_sweep(std::mt19937& rng, int n, bool update, bool transformed) {
                                            : dense_sweep<Loss, false, Read::transformed>(isa))
                                  : (update ? dense_sweep<Loss, true>(isa)
                                            : dense_sweep<Loss, false>(isa));
-  const double got = sweep(n, eta.data(), y.data(), update ? u.data() : nullptr, change,
+  const double got = sweep(n, eta.data(), y.data(), /* weights */ nullptr,
+                           update ? u.data() : nullptr, change,
                            g.data(), clip, um, gm);
   compare(got, expected, "dense sweep");
   for (int i = 0; i < n; ++i) compare(eta[i], expected_eta[i], "dense sweep eta");
