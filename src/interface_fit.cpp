@@ -60,8 +60,9 @@ SEXP with_weighting(const double* weights, F&& f) {
   return f(Loss());
 }
 
-dpglmnet::CoordinateSettings coordinate_settings(const List& s) {
-  dpglmnet::CoordinateSettings c{numbers(s, "coordinate_step"),
+// `steps` false: the steps are not read (the start gradient takes none).
+dpglmnet::CoordinateSettings coordinate_settings(const List& s, bool steps = true) {
+  dpglmnet::CoordinateSettings c{steps ? numbers(s, "coordinate_step") : std::vector<double>(),
                                  numbers(s, "coordinate_clip"), numbers(s, "noise_sd")};
   // optional (the benchmarks' hand-built settings omit it): 1 thread
   if (s.containsElementNamed("threads")) c.threads = integer(s, "threads");
@@ -101,7 +102,8 @@ NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
-        dpglmnet::CoordinateSettings coordinates = coordinate_settings(settings);
+        // (no step is taken: only the gradients at 0 are released)
+        dpglmnet::CoordinateSettings coordinates = coordinate_settings(settings, false);
         coordinates.step.assign(design.cols(), 0.0);
         const double* weights = optional_records(settings, "weights", design.rows());
         const double* offset = optional_records(settings, "offset", design.rows());
