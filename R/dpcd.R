@@ -40,8 +40,7 @@ dpcd_solver <- list(
   start_gradient = function(problem, setup, noise) {
     features <- seq_len(problem$p)
     settings <- core_settings(
-      problem, coordinate_step = setup$step[features],
-      coordinate_clip = setup$clip[features], noise_sd = noise[features])
+      problem, coordinate_clip = setup$clip[features], noise_sd = noise[features])
     # a database table: the same release as one aggregate (R/database.R)
     if (is_database_source(problem$x)) {
       return(dpcd_start_gradient_db(problem$x, problem$y, settings))

@@ -64,7 +64,7 @@ std::vector<double> orders_from(NumericVector orders) {
 
 // [[Rcpp::export(.gdp_epsilon_cpp)]]
 NumericVector gdp_epsilon_cpp(NumericVector mu, double delta) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   NumericVector out(mu.size());
   for (R_xlen_t k = 0; k < mu.size(); ++k) out[k] = dpglmnet::gdp::epsilon(mu[k], delta);
   return out;
@@ -72,7 +72,7 @@ NumericVector gdp_epsilon_cpp(NumericVector mu, double delta) {
 
 // [[Rcpp::export(.gdp_delta_cpp)]]
 NumericVector gdp_delta_cpp(NumericVector mu, double epsilon) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   NumericVector out(mu.size());
   for (R_xlen_t k = 0; k < mu.size(); ++k) out[k] = dpglmnet::gdp::delta(mu[k], epsilon);
   return out;
@@ -80,7 +80,7 @@ NumericVector gdp_delta_cpp(NumericVector mu, double epsilon) {
 
 // [[Rcpp::export(.gdp_mu_cpp)]]
 NumericVector gdp_mu_cpp(NumericVector epsilon, double delta) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   NumericVector out(epsilon.size());
   for (R_xlen_t k = 0; k < epsilon.size(); ++k) out[k] = dpglmnet::gdp::mu(epsilon[k], delta);
   return out;
@@ -90,7 +90,7 @@ NumericVector gdp_mu_cpp(NumericVector epsilon, double delta) {
 // [[Rcpp::export(.rdp_subsampled_gaussian_cpp)]]
 NumericVector rdp_subsampled_gaussian_cpp(double q, double z, NumericVector orders,
                                           std::string sampling) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   NumericVector out(orders.size());
   const accounting::Sampling scheme = parse_sampling(sampling);
   if (scheme == accounting::Sampling::without_replacement) {
@@ -108,7 +108,7 @@ NumericVector rdp_subsampled_gaussian_cpp(double q, double z, NumericVector orde
 
 // [[Rcpp::export(.rdp_epsilon_cpp)]]
 List rdp_epsilon_cpp(NumericVector orders, NumericVector rdp, double delta) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   int best = -1;
   const double eps = dpglmnet::rdp::epsilon_from_rdp(
       orders.begin(), rdp.begin(), static_cast<int>(orders.size()), delta, &best);
@@ -118,7 +118,7 @@ List rdp_epsilon_cpp(NumericVector orders, NumericVector rdp, double delta) {
 
 // [[Rcpp::export(.rdp_delta_cpp)]]
 List rdp_delta_cpp(NumericVector orders, NumericVector rdp, double epsilon) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   int best = -1;
   const double delta = dpglmnet::rdp::delta_from_rdp(
       orders.begin(), rdp.begin(), static_cast<int>(orders.size()), epsilon, &best);
@@ -130,7 +130,7 @@ List rdp_delta_cpp(NumericVector orders, NumericVector rdp, double epsilon) {
 // level z (accountant.h).
 // [[Rcpp::export(.account_cpp)]]
 List account_cpp(List mechanisms, double z, double delta, NumericVector orders) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   const accounting::Account a =
       accounting::account(mechanisms_from(mechanisms), z, delta, orders_from(orders));
   return List::create(Named("epsilon") = a.epsilon, Named("method") = a.method,
@@ -141,7 +141,7 @@ List account_cpp(List mechanisms, double z, double delta, NumericVector orders) 
 // The smallest noise level z whose account is within the target.
 // [[Rcpp::export(.calibrate_cpp)]]
 double calibrate_cpp(List mechanisms, double epsilon, double delta, NumericVector orders) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   return accounting::calibrate(mechanisms_from(mechanisms), epsilon, delta,
                                orders_from(orders));
 }

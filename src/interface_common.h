@@ -193,6 +193,40 @@ inline dpglmnet::RandomSource make_random_source(const Rcpp::List& s) {
   return dpglmnet::RandomSource((hi << 32) ^ lo, flag(s, "secure"));
 }
 
+// Clears the AVX upper state for the scope of an entry point: when it
+// starts (R or its BLAS may have left it dirty) and when it returns to R.
+// Every entry point that computes declares one first (or goes through one
+// of the entries below).
+class AvxGuard {
+ public:
+  AvxGuard() { clear_avx_upper_state(); }
+  ~AvxGuard() { clear_avx_upper_state(); }
+  AvxGuard(const AvxGuard&) = delete;
+  AvxGuard& operator=(const AvxGuard&) = delete;
+};
+
+// The body the entry points that draw noise from x share: under an
+// AvxGuard, the generator of `settings` (seed, secure) and x read through
+// settings$transform; returns f(design, rng).
+template <class F>
+SEXP random_design_entry(SEXP x, const Rcpp::List& settings, F&& f) {
+  const AvxGuard guard;
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  return with_design(x, setting(settings, "transform"),
+                     [&](const auto& design) -> SEXP { return f(design, rng); });
+}
+
+// The same with the loss of settings$family: returns f(design, loss, rng),
+// one template instance per storage of x and per family.
+template <class F>
+SEXP random_fit_entry(SEXP x, const Rcpp::List& settings, F&& f) {
+  const AvxGuard guard;
+  dpglmnet::RandomSource rng = make_random_source(settings);
+  return with_design_and_loss(
+      x, setting(settings, "transform"), text(settings, "family"),
+      [&](const auto& design, auto loss) -> SEXP { return f(design, loss, rng); });
+}
+
 // A path as R sees it: list(beta = p x points, a0, last_pass_change).
 // The release of range histograms (histogram.h) from exact counts, for
 // .column_ranges_cpp (counts from x) and .column_ranges_from_counts_cpp

@@ -32,14 +32,14 @@ Stream checked_stream(SEXP stream) {
 // seeded from two numbers R drew, or the secure source), kept between calls.
 // [[Rcpp::export(.noise_stream_cpp)]]
 SEXP noise_stream_cpp(List settings) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   return Stream(new dpglmnet::RandomSource(make_random_source(settings)), true);
 }
 
 // `count` standard normals, in the order RandomSource::gaussian() draws them.
 // [[Rcpp::export(.noise_gaussian_cpp)]]
 NumericVector noise_gaussian_cpp(SEXP stream, int count) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   Stream s = checked_stream(stream);
   if (count < 0) Rcpp::stop("internal error: a negative count of draws");
   NumericVector out(count);
@@ -71,7 +71,7 @@ int noise_index_cpp(SEXP stream, int bound) {
 // column, count by count), then the same clamp choice (post-processing).
 // [[Rcpp::export(.column_ranges_from_counts_cpp)]]
 List column_ranges_from_counts_cpp(NumericMatrix counts, List settings) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   dpglmnet::RandomSource rng = make_random_source(settings);
   const int p = counts.ncol();
   check_histogram_intervals(settings, p);

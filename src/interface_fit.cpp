@@ -60,8 +60,9 @@ SEXP with_weighting(const double* weights, F&& f) {
   return f(Loss());
 }
 
-dpglmnet::CoordinateSettings coordinate_settings(const List& s) {
-  dpglmnet::CoordinateSettings c{numbers(s, "coordinate_step"),
+// `steps` false: the steps are not read (the start gradient takes none).
+dpglmnet::CoordinateSettings coordinate_settings(const List& s, bool steps = true) {
+  dpglmnet::CoordinateSettings c{steps ? numbers(s, "coordinate_step") : std::vector<double>(),
                                  numbers(s, "coordinate_clip"), numbers(s, "noise_sd")};
   // optional (the benchmarks' hand-built settings omit it): 1 thread
   if (s.containsElementNamed("threads")) c.threads = integer(s, "threads");
@@ -72,7 +73,7 @@ dpglmnet::CoordinateSettings coordinate_settings(const List& s) {
 
 // [[Rcpp::export(.exact_smoothness_cpp)]]
 NumericVector exact_smoothness_cpp(SEXP x, List settings) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   return with_design(x, setting(settings, "transform"), [&](const auto& design) -> SEXP {
     return wrap(dpglmnet::exact_smoothness(design, number(settings, "curvature"),
                                            optional_records(settings, "weights",
@@ -82,10 +83,9 @@ NumericVector exact_smoothness_cpp(SEXP x, List settings) {
 
 // [[Rcpp::export(.private_smoothness_cpp)]]
 List private_smoothness_cpp(SEXP x, List settings) {
-  clear_avx_upper_state();
-  dpglmnet::RandomSource rng = make_random_source(settings);
   NumericVector bound = setting(settings, "value_bound");
-  return with_design(x, setting(settings, "transform"), [&](const auto& design) -> SEXP {
+  return random_design_entry(
+      x, settings, [&](const auto& design, dpglmnet::RandomSource& rng) -> SEXP {
     std::vector<double> scale;
     std::vector<double> m = dpglmnet::private_smoothness(
         design, number(settings, "curvature"), bound.begin(), number(settings, "epsilon"),
@@ -98,14 +98,12 @@ List private_smoothness_cpp(SEXP x, List settings) {
 // behind a private lambda_max): p Gaussian mechanisms.
 // [[Rcpp::export(.dpcd_start_gradient_cpp)]]
 NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
-  clear_avx_upper_state();
-  dpglmnet::RandomSource rng = make_random_source(settings);
-  return with_design_and_loss(
-      x, setting(settings, "transform"), text(settings, "family"),
-      [&](const auto& design, auto loss) -> SEXP {
+  return random_fit_entry(
+      x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
-        dpglmnet::CoordinateSettings coordinates = coordinate_settings(settings);
+        // (no step is taken: only the gradients at 0 are released)
+        dpglmnet::CoordinateSettings coordinates = coordinate_settings(settings, false);
         coordinates.step.assign(design.cols(), 0.0);
         const double* weights = optional_records(settings, "weights", design.rows());
         const double* offset = optional_records(settings, "offset", design.rows());
@@ -123,11 +121,8 @@ NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
 
 // [[Rcpp::export(.dpcd_path_cpp)]]
 List dpcd_path_cpp(SEXP x, NumericVector y, List settings) {
-  clear_avx_upper_state();
-  dpglmnet::RandomSource rng = make_random_source(settings);
-  return with_design_and_loss(
-      x, setting(settings, "transform"), text(settings, "family"),
-      [&](const auto& design, auto loss) -> SEXP {
+  return random_fit_entry(
+      x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
         const double* weights = optional_records(settings, "weights", design.rows());
@@ -147,11 +142,8 @@ List dpcd_path_cpp(SEXP x, NumericVector y, List settings) {
 // mechanism.
 // [[Rcpp::export(.dpsgd_start_gradient_cpp)]]
 NumericVector dpsgd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
-  clear_avx_upper_state();
-  dpglmnet::RandomSource rng = make_random_source(settings);
-  return with_design_and_loss(
-      x, setting(settings, "transform"), text(settings, "family"),
-      [&](const auto& design, auto loss) -> SEXP {
+  return random_fit_entry(
+      x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
         dpglmnet::DPStochasticGradient<Design, Loss> solver(
@@ -163,11 +155,8 @@ NumericVector dpsgd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
 
 // [[Rcpp::export(.dpsgd_path_cpp)]]
 List dpsgd_path_cpp(SEXP x, NumericVector y, List settings) {
-  clear_avx_upper_state();
-  dpglmnet::RandomSource rng = make_random_source(settings);
-  return with_design_and_loss(
-      x, setting(settings, "transform"), text(settings, "family"),
-      [&](const auto& design, auto loss) -> SEXP {
+  return random_fit_entry(
+      x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
         dpglmnet::StochasticSettings stochastic{
@@ -182,11 +171,8 @@ List dpsgd_path_cpp(SEXP x, NumericVector y, List settings) {
 
 // [[Rcpp::export(.dpscd_path_cpp)]]
 List dpscd_path_cpp(SEXP x, NumericVector y, List settings) {
-  clear_avx_upper_state();
-  dpglmnet::RandomSource rng = make_random_source(settings);
-  return with_design_and_loss(
-      x, setting(settings, "transform"), text(settings, "family"),
-      [&](const auto& design, auto loss) -> SEXP {
+  return random_fit_entry(
+      x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
         dpglmnet::DPDualCoordinateDescent<Design, Loss> solver(design, y.begin(),
@@ -199,14 +185,11 @@ List dpscd_path_cpp(SEXP x, NumericVector y, List settings) {
 // given minibatch (1-based); returns the state after it.
 // [[Rcpp::export(.dpscd_step_cpp)]]
 List dpscd_step_cpp(SEXP x, NumericVector y, List settings) {
-  clear_avx_upper_state();
-  dpglmnet::RandomSource rng = make_random_source(settings);
   NumericVector dual = setting(settings, "dual");
   NumericVector shared = setting(settings, "shared");
   IntegerVector batch = setting(settings, "batch");
-  return with_design_and_loss(
-      x, setting(settings, "transform"), text(settings, "family"),
-      [&](const auto& design, auto loss) -> SEXP {
+  return random_fit_entry(
+      x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
         const dpglmnet::DualSettings d = dual_settings(settings);
@@ -231,12 +214,11 @@ List dpscd_step_cpp(SEXP x, NumericVector y, List settings) {
 // (clamped to the bounds): the releases of private standardization.
 // [[Rcpp::export(.column_moments_cpp)]]
 List column_moments_cpp(SEXP x, List settings) {
-  clear_avx_upper_state();
-  dpglmnet::RandomSource rng = make_random_source(settings);
   // mean_sd NULL: second moments only (the means are not released).
   SEXP mean_sd_setting = setting(settings, "mean_sd");
   NumericVector second_sd = setting(settings, "second_sd");
-  return with_design(x, setting(settings, "transform"), [&](const auto& design) -> SEXP {
+  return random_design_entry(
+      x, settings, [&](const auto& design, dpglmnet::RandomSource& rng) -> SEXP {
     const double* mean_sd = optional_column(mean_sd_setting, design.cols());
     if (second_sd.size() != design.cols())
       Rcpp::stop("internal error: one noise sd per column is needed");
@@ -256,7 +238,7 @@ List column_moments_cpp(SEXP x, List settings) {
 // many times).
 // [[Rcpp::export(.report_noisy_max_cpp)]]
 IntegerVector report_noisy_max_cpp(NumericVector utility, List settings) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   dpglmnet::RandomSource rng = make_random_source(settings);
   const double scale = number(settings, "scale");
   const int draws = integer(settings, "draws");
@@ -274,9 +256,8 @@ IntegerVector report_noisy_max_cpp(NumericVector utility, List settings) {
 // clamp chosen from them (post-processing).
 // [[Rcpp::export(.column_ranges_cpp)]]
 List column_ranges_cpp(SEXP x, List settings) {
-  clear_avx_upper_state();
-  dpglmnet::RandomSource rng = make_random_source(settings);
-  return with_design(x, setting(settings, "transform"), [&](const auto& design) -> SEXP {
+  return random_design_entry(
+      x, settings, [&](const auto& design, dpglmnet::RandomSource& rng) -> SEXP {
     const int p = design.cols();
     check_histogram_intervals(settings, p);
     NumericVector lower = setting(settings, "lower"), upper = setting(settings, "upper");
@@ -296,8 +277,6 @@ List column_ranges_cpp(SEXP x, List settings) {
 // when `weighted` (the derivative of the loss at the start of the fit), else 1.
 // [[Rcpp::export(.magnitude_quantiles_cpp)]]
 NumericVector magnitude_quantiles_cpp(SEXP x, NumericVector y, List settings) {
-  clear_avx_upper_state();
-  dpglmnet::RandomSource rng = make_random_source(settings);
   const dpglmnet::QuantileSearch search{number(settings, "level"), number(settings, "range"),
                                         integer(settings, "steps"),
                                         number(settings, "count_sd")};
@@ -308,9 +287,8 @@ NumericVector magnitude_quantiles_cpp(SEXP x, NumericVector y, List settings) {
   if (!(search.level > 0.0 && search.level < 1.0 && search.range > 1.0 && search.steps >= 1 &&
         search.count_sd >= 0.0))
     Rcpp::stop("internal error: invalid quantile search");
-  return with_design_and_loss(
-      x, setting(settings, "transform"), text(settings, "family"),
-      [&](const auto& design, auto loss) -> SEXP {
+  return random_fit_entry(
+      x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Loss = decltype(loss);
         const int n = design.rows(), p = design.cols();
         if (y.size() != n) Rcpp::stop("internal error: y must have one value per record");
@@ -341,7 +319,7 @@ NumericVector magnitude_quantiles_cpp(SEXP x, NumericVector y, List settings) {
 // validation records, a row subset of x, read in place.
 // [[Rcpp::export(.linear_predictor_cpp)]]
 NumericMatrix linear_predictor_cpp(SEXP x, List settings) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   NumericMatrix beta = setting(settings, "beta");
   NumericVector a0 = setting(settings, "a0");
   return as<NumericMatrix>(with_design(x, setting(settings, "transform"),

@@ -70,7 +70,7 @@ CharacterVector simd_isa_cpp() {
 List dense_sweep_cpp(std::string isa, std::string family, NumericVector eta,
                      NumericVector y, SEXP update_column, double change,
                      NumericVector gradient_column, double clip) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   const R_xlen_t n = eta.size();
   if (y.size() != n || gradient_column.size() != n ||
       (!Rf_isNull(update_column) && (!Rf_isReal(update_column) ||
@@ -99,7 +99,7 @@ List dense_sweep_cpp(std::string isa, std::string family, NumericVector eta,
 // [-kExpLimit, kExpLimit] (a short tail is padded).
 // [[Rcpp::export(.simd_exp_cpp)]]
 NumericVector simd_exp_cpp(NumericVector x) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   constexpr int width = dpglmnet::simd::kBaselineWidth;
   NumericVector out(x.size());
   for (R_xlen_t i = 0; i < x.size(); i += width) {
@@ -242,7 +242,7 @@ List transformed_design_cpp(SEXP x, SEXP bound, SEXP center, SEXP scale,
                             std::string isa, std::string family, NumericVector y,
                             IntegerVector update, NumericVector change,
                             IntegerVector gradient, double clip, NumericVector b) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   const bool dense = Rf_isMatrix(x);
   const int n = dense ? Rf_nrows(x) : IntegerVector(S4(x).slot("Dim"))[0];
   const int p = dense ? Rf_ncols(x) : IntegerVector(S4(x).slot("Dim"))[1];
@@ -310,7 +310,7 @@ List transformed_design_cpp(SEXP x, SEXP bound, SEXP center, SEXP scale,
 List planned_prox_cpp(NumericVector v, IntegerVector j, double step, double lambda,
                       double alpha, NumericVector penalty_factor, NumericVector lower,
                       NumericVector upper) {
-  clear_avx_upper_state();
+  const AvxGuard guard;
   const int p = static_cast<int>(penalty_factor.size());
   if (lower.size() != p || upper.size() != p || v.size() != j.size())
     Rcpp::stop("need one lower and upper limit per penalty factor and one j per v");

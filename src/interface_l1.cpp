@@ -32,8 +32,6 @@ List radius_path(Solver& solver, int p, const std::vector<double>& radii, int tr
 
 // [[Rcpp::export(.dpfw_path_cpp)]]
 List dpfw_path_cpp(SEXP x, NumericVector y, List settings) {
-  clear_avx_upper_state();
-  dpglmnet::RandomSource rng = make_random_source(settings);
   const std::vector<double> radii = numbers(settings, "radius");
   const dpglmnet::FrankWolfeSettings fw{
       number(settings, "clip"), number(settings, "gumbel_multiplier"),
@@ -41,9 +39,8 @@ List dpfw_path_cpp(SEXP x, NumericVector y, List settings) {
       static_cast<long long>(number(settings, "steps")),
       number(settings, "intercept_clip")};
   const bool keep_picks = flag(settings, "keep_picks");
-  return with_design_and_loss(
-      x, setting(settings, "transform"), text(settings, "family"),
-      [&](const auto& design, auto loss) -> SEXP {
+  return random_fit_entry(
+      x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
         // (the centring of a sparse x, R/highdim.R: per column, or NULL)
@@ -68,16 +65,13 @@ List dpfw_path_cpp(SEXP x, NumericVector y, List settings) {
 
 // [[Rcpp::export(.nmd_path_cpp)]]
 List nmd_path_cpp(SEXP x, NumericVector y, List settings) {
-  clear_avx_upper_state();
-  dpglmnet::RandomSource rng = make_random_source(settings);
   const std::vector<double> radii = numbers(settings, "radius");
   const dpglmnet::MirrorDescentSettings md{
       number(settings, "clip"), number(settings, "noise_sd"),
       integer(settings, "batch_size"), static_cast<long long>(number(settings, "steps")),
       number(settings, "step_size"), number(settings, "intercept_step")};
-  return with_design_and_loss(
-      x, setting(settings, "transform"), text(settings, "family"),
-      [&](const auto& design, auto loss) -> SEXP {
+  return random_fit_entry(
+      x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
         dpglmnet::NoisyMirrorDescent<Design, Loss> solver(
@@ -89,16 +83,13 @@ List nmd_path_cpp(SEXP x, NumericVector y, List settings) {
 
 // [[Rcpp::export(.dpfw_vr_path_cpp)]]
 List dpfw_vr_path_cpp(SEXP x, NumericVector y, List settings) {
-  clear_avx_upper_state();
-  dpglmnet::RandomSource rng = make_random_source(settings);
   const std::vector<double> radii = numbers(settings, "radius");
   const dpglmnet::VarianceReducedFWSettings vr{
       number(settings, "clip"), number(settings, "laplace_multiplier"),
       number(settings, "intercept_multiplier"), number(settings, "intercept_step"),
       integer(settings, "phases"), integer(settings, "batch")};
-  return with_design_and_loss(
-      x, setting(settings, "transform"), text(settings, "family"),
-      [&](const auto& design, auto loss) -> SEXP {
+  return random_fit_entry(
+      x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
         // The samples of a run (R/l1.R): b (T + T (T + 1) / 4) records.

@@ -1,6 +1,7 @@
-// The one bisection every calibration in the package uses. Privacy
+// The bisections of the package: the one every calibration uses (privacy
 // calibrations must round toward more privacy, so these return the end of
-// the final bracket that satisfies the condition, never the midpoint.
+// the final bracket that satisfies the condition, never the midpoint), and
+// the noisy-count bisection of the private quantiles.
 #ifndef DPGLMNET_BISECTION_H
 #define DPGLMNET_BISECTION_H
 
@@ -60,6 +61,34 @@ double largest_admissible(Condition admissible, double guess, double tolerance =
   if (inverse == std::numeric_limits<double>::infinity()) return 0.0;
   if (inverse <= 1.0 / ceiling) return std::numeric_limits<double>::infinity();
   return 1.0 / inverse;
+}
+
+// A private quantile search (one noisy count per step).
+struct QuantileSearch {
+  double level;       // in (0, 1): the target is level * n records at or below
+  double range;       // > 1: the search starts on [upper / range, upper]
+  int steps;          // bisection steps (releases) per searched quantity
+  double count_sd;    // noise sd of each count (0: exact, epsilon = Inf only)
+};
+
+// The noisy-count bisection over t in [upper / range, upper] on a log scale
+// (the private quantiles of magnitude_quantiles.h); count_below(t) returns
+// the exact #{i : v_i <= t}, and each step releases it plus N(0, count_sd^2)
+// drawn from rng (a RandomSource). Unlike the calibrations above it returns
+// the midpoint of the final bracket: a released value, not a safe end.
+template <class CountBelow, class Rng>
+double noisy_log_bisection(CountBelow&& count_below, double n, double upper,
+                           const QuantileSearch& search, Rng& rng) {
+  double a = std::log(upper / search.range), b = std::log(upper);
+  const double target = search.level * n;
+  for (int s = 0; s < search.steps; ++s) {
+    const double t = 0.5 * (a + b);
+    double noisy = count_below(std::exp(t));
+    if (search.count_sd > 0.0) noisy += search.count_sd * rng.gaussian();
+    if (noisy < target) a = t;
+    else b = t;
+  }
+  return std::exp(0.5 * (a + b));
 }
 
 }  // namespace dpglmnet

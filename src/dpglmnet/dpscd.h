@@ -77,6 +77,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "clip.h"
+#include "convergence.h"
 #include "design.h"
 #include "dpsgd.h"
 #include "loss.h"
@@ -129,9 +131,7 @@ class DPDualCoordinateDescent {
         row_scale_(n_, 1.0), kappa_unit_(n_, 0.0), batch_(settings.batch_size),
         dots_(settings.batch_size), zeta_(settings.batch_size),
         weight_(settings.batch_size), noise_(settings.batch_size) {
-    std::vector<double> squared_norm(n_, 0.0);
-    for (int j = 0; j < p_; ++j)
-      x.for_each_in_column(j, [&](int i, double v) { squared_norm[i] += v * v; });
+    const std::vector<double> squared_norm = record_squared_norms(x, false);
     const double R = settings_.row_bound;
     for (int i = 0; i < n_; ++i) {
       const double norm = std::sqrt(squared_norm[i]);
@@ -150,20 +150,16 @@ class DPDualCoordinateDescent {
     set_lambda(penalty.lambda);
     // The last epoch (n / m steps) starts here: its change of the primal
     // model is the convergence diagnostic (reported for epsilon = Inf only).
-    const long long epoch = (n_ + settings_.batch_size - 1) / settings_.batch_size;
-    const long long last_epoch = std::max(0LL, settings_.steps - epoch);
+    const long long last_epoch = last_epoch_start(settings_.steps, n_, settings_.batch_size);
     for (long long t = 0; t < settings_.steps; ++t) {
       if (t == last_epoch) std::copy(v_.begin(), v_.end(), snapshot_.begin());
       sampler_.draw(rng_, batch_.data());
       step(batch_.data());
     }
-    last_pass_change_ = 0.0;
-    for (int j = 0; j < p_; ++j) {
-      coef_[j] = v_[j] * inverse_lambda_n_;
-      if (settings_.steps > 0)
-        last_pass_change_ = std::max(last_pass_change_,
-                                     std::fabs(v_[j] - snapshot_[j]) * inverse_lambda_n_);
-    }
+    for (int j = 0; j < p_; ++j) coef_[j] = v_[j] * inverse_lambda_n_;
+    last_pass_change_ = settings_.steps > 0 ? largest_change(v_.data(), snapshot_.data(), p_,
+                                                             1.0, inverse_lambda_n_)
+                                            : 0.0;
   }
 
   // The largest |change| of a coefficient over the last epoch of fit().

@@ -35,6 +35,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "clip.h"
+#include "convergence.h"
 #include "design.h"
 #include "penalty.h"
 #include "random.h"
@@ -88,16 +90,11 @@ class DPStochasticGradient {
         batch_(kSlots * static_cast<std::size_t>(std::max(settings.batch_size, 1))),
         eta_(std::max(settings.batch_size, 1)), weight_(eta_.size()) {
     // Norms of the transformed records, as the steps see them.
-    std::vector<double> squared_norm(n_, intercept ? 1.0 : 0.0);
-    for (int j = 0; j < p_; ++j)
-      x.for_each_in_column(j, [&](int i, double v) { squared_norm[i] += v * v; });
+    const std::vector<double> squared_norm = record_squared_norms(x, intercept);
     // The gradient of record i is d_i (x_i, 1), of norm |d_i| ||(x_i, 1)||:
     // clipping it to C is clamping d_i to +-C / ||(x_i, 1)||.
     for (int i = 0; i < n_; ++i) {
-      const double cap = squared_norm[i] > 0.0
-                             ? settings_.clip / std::sqrt(squared_norm[i])
-                             : std::numeric_limits<double>::infinity();
-      label_cap_[i] = {y[i], cap};
+      label_cap_[i] = {y[i], record_derivative_cap(settings_.clip, squared_norm[i])};
     }
   }
 
@@ -108,16 +105,14 @@ class DPStochasticGradient {
     prox_.plan(penalty, p_, settings_.step);
     // The last epoch (n / m steps) starts here: its coefficient change is the
     // convergence diagnostic (reported for epsilon = Inf fits only).
-    const long long epoch = (n_ + settings_.batch_size - 1) / settings_.batch_size;
-    const long long last_epoch = std::max(0LL, settings_.steps - epoch);
+    const long long last_epoch = last_epoch_start(settings_.steps, n_, settings_.batch_size);
     for (long long t = 0; t < settings_.steps; ++t) {
       if (t == last_epoch) std::copy(coef_.begin(), coef_.end(), snapshot_.begin());
       step();
     }
-    last_pass_change_ = 0.0;
-    if (settings_.steps > 0)
-      for (int j = 0; j < coordinates_; ++j)
-        last_pass_change_ = std::max(last_pass_change_, std::fabs(coef_[j] - snapshot_[j]));
+    last_pass_change_ = settings_.steps > 0
+                            ? largest_change(coef_.data(), snapshot_.data(), coordinates_)
+                            : 0.0;
   }
 
   // The largest |change| of a coefficient over the last epoch of fit().
@@ -198,12 +193,8 @@ class DPStochasticGradient {
 
   double clipped_derivative(int i, double linear) const {
     const LabelCap& r = label_cap_[i];
-    double d = Loss::derivative(linear, r.label);
-    // Written so that a NaN derivative (diverged iterates) is clamped to the
-    // cap too: the clipped value must stay in [-cap, cap] whatever happens,
-    // or the sensitivity the noise is calibrated to no longer holds.
-    d = d < r.cap ? d : r.cap;
-    return d > -r.cap ? d : -r.cap;
+    // (a NaN derivative, diverged iterates, becomes the cap: see clip())
+    return clip(Loss::derivative(linear, r.label), r.cap);
   }
 
   void add_clipped_gradient(int i, double w) {

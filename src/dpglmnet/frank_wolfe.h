@@ -57,6 +57,8 @@
 #include <cmath>
 #include <vector>
 
+#include "clip.h"
+#include "convergence.h"
 #include "design.h"
 #include "noisy_max.h"
 #include "random.h"
@@ -75,15 +77,6 @@ struct FrankWolfeSettings {
   // 0 for an implicit zero); null: no shift. See compute_gradient().
   const double* shift = nullptr;
 };
-
-// clamp(v, -c, c) on values, written so that it compiles to minsd / maxsd:
-// std::min / std::max on references compiled to compares, branches and
-// stack round-trips in the gradient sweep (perf: 5x slower when clipping
-// was active).
-inline double clamp_symmetric(double v, double c, double minus_c) {
-  v = v < c ? v : c;
-  return v > minus_c ? v : minus_c;
-}
 
 template <class Design, class Loss>
 class DPFrankWolfe {
@@ -105,8 +98,7 @@ class DPFrankWolfe {
     const double t0 = fitted_ ? 1.0 : 0.0;
     fitted_ = true;
     const double scale = settings_.gumbel_multiplier * radius;
-    const long long snapshot_at =
-        settings_.steps - std::max(1LL, (settings_.steps + 9) / 10);
+    const long long snapshot_at = last_tenth_start(settings_.steps);
     for (long long t = 0; t < settings_.steps; ++t) {
       if (t == snapshot_at) snapshot_ = coef_;
       const double g0 = compute_gradient();
@@ -133,10 +125,9 @@ class DPFrankWolfe {
         coef_[p_] -= settings_.intercept_step * noisy;
       }
     }
-    last_change_ = 0.0;
-    if (settings_.steps > 0)
-      for (std::size_t l = 0; l < coef_.size(); ++l)
-        last_change_ = std::max(last_change_, std::fabs(coef_[l] - snapshot_[l]));
+    last_change_ = settings_.steps > 0
+                       ? largest_change(coef_.data(), snapshot_.data(), coef_.size())
+                       : 0.0;
   }
 
   // The largest |change| of a coefficient over the last 10% of the steps of
@@ -149,14 +140,14 @@ class DPFrankWolfe {
   // intercept's (1/n) sum_i clamp(d_i, -C0, C0).
   double compute_gradient() {
     const double b0 = intercept_ ? coef_[p_] : 0.0;
-    const double c = settings_.clip, minus_c = -settings_.clip;
-    const double c0 = settings_.intercept_clip, minus_c0 = -settings_.intercept_clip;
+    const double c = settings_.clip;
+    const double c0 = settings_.intercept_clip;
     const double level = b0 + shift_part_;
     double g0 = 0.0;
     for (int i = 0; i < n_; ++i) {
       const double d = Loss::derivative(level + xb_[i], y_[i]);
       derivative_[i] = d;
-      g0 += clamp_symmetric(d, c0, minus_c0);
+      g0 += clip(d, c0);
     }
     const double inv_n = 1.0 / n_;
     const double* d = derivative_.data();
@@ -177,12 +168,11 @@ class DPFrankWolfe {
         const double m = shift[j];
         s = clipped_sum(-m, c);
         x_.for_each_in_column(j, [&](int i, double v) {
-          s += clamp_symmetric(d[i] * (v - m), c, minus_c) -
-               clamp_symmetric(-m * d[i], c, minus_c);
+          s += clip(d[i] * (v - m), c) - clip(-m * d[i], c);
         });
       } else {
         x_.for_each_in_column(j, [&](int i, double v) {
-          s += clamp_symmetric(d[i] * v, c, minus_c);
+          s += clip(d[i] * v, c);
         });
       }
       gradient_[j] = s * inv_n;

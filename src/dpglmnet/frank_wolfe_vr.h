@@ -64,7 +64,10 @@
 #include <limits>
 #include <vector>
 
+#include "clip.h"
+#include "convergence.h"
 #include "design.h"
+#include "noisy_max.h"
 #include "random.h"
 
 namespace dpglmnet {
@@ -77,29 +80,6 @@ struct VarianceReducedFWSettings {
   int phases;                   // T
   int batch;                    // b, a multiple of 2^T
 };
-
-// clamp(v, -c, c); a NaN becomes c (the sensitivity holds on diverged iterates).
-inline double clamp_vr(double v, double c) {
-  v = v < c ? v : c;
-  return v > -c ? v : -c;
-}
-
-// report-noisy-max with Laplace noise of the given scale (0: exact argmax).
-inline int report_noisy_max_laplace(const double* utility, int count, double scale,
-                                    RandomSource& rng) {
-  int best = -1;
-  double best_value = -std::numeric_limits<double>::infinity();
-  for (int k = 0; k < count; ++k) {
-    const double u = std::isnan(utility[k]) ? -std::numeric_limits<double>::infinity()
-                                            : utility[k];
-    const double value = u + (scale > 0.0 ? rng.laplace(scale) : 0.0);
-    if (best < 0 || value > best_value) {
-      best = k;
-      best_value = value;
-    }
-  }
-  return best;
-}
 
 template <class Design, class Loss>
 class VarianceReducedFrankWolfe {
@@ -134,7 +114,7 @@ class VarianceReducedFrankWolfe {
     cursor_ = 0;
     leaf_ = 0;
     const long long total = leaves();
-    snapshot_at_ = total - std::max(1LL, (total + 9) / 10);
+    snapshot_at_ = last_tenth_start(total);
     std::copy(coef_.begin(), coef_.end(), snapshot_.begin());
     for (int t = 1; t <= settings_.phases; ++t) {
       phase_ = t;
@@ -145,9 +125,7 @@ class VarianceReducedFrankWolfe {
       add_terms(settings_.batch, nullptr, v);
       visit(0);
     }
-    last_change_ = 0.0;
-    for (int j = 0; j < coordinates(); ++j)
-      last_change_ = std::max(last_change_, std::fabs(coef_[j] - snapshot_[j]));
+    last_change_ = largest_change(coef_.data(), snapshot_.data(), coordinates());
   }
 
  private:
@@ -190,9 +168,9 @@ class VarianceReducedFrankWolfe {
         d -= Loss::derivative(b0_parent + records_.dot(i, parent), y_[i]);
       if (std::isnan(d)) d = c;  // clamped to C below, term by term
       records_.for_each_in_row(i, [&](int j, double value) {
-        v[j] += clamp_vr(d * value, c) * inv_m;
+        v[j] += clip(d * value, c) * inv_m;
       });
-      if (intercept_) v[p_] += clamp_vr(d, c) * inv_m;
+      if (intercept_) v[p_] += clip(d, c) * inv_m;
     }
   }
 

@@ -87,21 +87,6 @@ inline double mu(double target_epsilon, double target_delta) {
       kRelativeTolerance);
 }
 
-// Noise multiplier z such that `releases` Gaussian releases, each with
-// multiplier z, spend at most target_epsilon at target_delta as reported by
-// epsilon() itself (so the ledger never shows more than the target).
-inline double noise_multiplier(double releases, double target_epsilon,
-                               double target_delta) {
-  const double inf = std::numeric_limits<double>::infinity();
-  if (target_epsilon == inf || !(releases > 0.0)) return 0.0;
-  const double m = mu(target_epsilon, target_delta);
-  if (!(m > 0.0)) return inf;
-  const double root_r = std::sqrt(releases);
-  return smallest_admissible(
-      [&](double z) { return epsilon(root_r / z, target_delta) <= target_epsilon; },
-      root_r / m, kRelativeTolerance);
-}
-
 }  // namespace gdp
 }  // namespace dpglmnet
 

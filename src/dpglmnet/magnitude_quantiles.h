@@ -18,33 +18,11 @@
 #include <cmath>
 #include <vector>
 
+#include "bisection.h"
+#include "clip.h"
 #include "random.h"
 
 namespace dpglmnet {
-
-struct QuantileSearch {
-  double level;       // in (0, 1): the target is level * n records at or below
-  double range;       // > 1: the search starts on [upper / range, upper]
-  int steps;          // bisection steps (releases) per searched quantity
-  double count_sd;    // noise sd of each count (0: exact, epsilon = Inf only)
-};
-
-// The noisy-count bisection over t in [upper / range, upper] on a log scale;
-// count_below(t) returns the exact #{i : v_i <= t}.
-template <class CountBelow>
-double noisy_log_bisection(CountBelow&& count_below, double n, double upper,
-                           const QuantileSearch& search, RandomSource& rng) {
-  double a = std::log(upper / search.range), b = std::log(upper);
-  const double target = search.level * n;
-  for (int s = 0; s < search.steps; ++s) {
-    const double t = 0.5 * (a + b);
-    double noisy = count_below(std::exp(t));
-    if (search.count_sd > 0.0) noisy += search.count_sd * rng.gaussian();
-    if (noisy < target) a = t;
-    else b = t;
-  }
-  return std::exp(0.5 * (a + b));
-}
 
 // Quantile of |weight_i x_ij| (weight null: 1) for each column j, searched
 // below upper[j]; with `constant_column`, one more of |weight_i| (the
@@ -87,9 +65,8 @@ template <class Design>
 double private_row_norm_quantile(const Design& x, const double* weight,
                                  bool constant_column, double upper,
                                  const QuantileSearch& search, RandomSource& rng) {
-  const int n = x.rows(), p = x.cols();
-  std::vector<double> norm(n, constant_column ? 1.0 : 0.0);
-  for (int j = 0; j < p; ++j) x.for_each_in_column(j, [&](int i, double v) { norm[i] += v * v; });
+  const int n = x.rows();
+  std::vector<double> norm = record_squared_norms(x, constant_column);
   for (int i = 0; i < n; ++i) norm[i] = std::sqrt(norm[i]) * std::fabs(weight ? weight[i] : 1.0);
   return noisy_log_bisection(
       [&](double t) {

@@ -39,6 +39,8 @@
 #include <limits>
 #include <vector>
 
+#include "clip.h"
+#include "convergence.h"
 #include "dpsgd.h"
 #include "random.h"
 
@@ -127,14 +129,11 @@ class NoisyMirrorDescent {
         gradient_(p_ + 1, 0.0), magnitude_(p_, 0.0), active_(p_, 0), cap_(n_, 0.0),
         batch_(settings.batch_size), eta_(settings.batch_size),
         weight_(settings.batch_size) {
-    std::vector<double> squared_norm(n_, intercept ? 1.0 : 0.0);
-    for (int j = 0; j < p_; ++j)
-      x.for_each_in_column(j, [&](int i, double v) { squared_norm[i] += v * v; });
+    const std::vector<double> squared_norm = record_squared_norms(x, intercept);
     // Record i's gradient is d_i (x_i, 1): clipping it to L2 norm C is
     // clamping d_i to +-C / ||(x_i, 1)||.
     for (int i = 0; i < n_; ++i)
-      cap_[i] = squared_norm[i] > 0.0 ? settings_.clip / std::sqrt(squared_norm[i])
-                                      : std::numeric_limits<double>::infinity();
+      cap_[i] = record_derivative_cap(settings_.clip, squared_norm[i]);
   }
 
   int coordinates() const { return static_cast<int>(coef_.size()); }
@@ -155,7 +154,7 @@ class NoisyMirrorDescent {
     const double eta = settings_.step * radius;
     const int m = settings_.batch_size;
     const long long steps = settings_.steps;
-    const long long snapshot_at = steps - std::max(1LL, (steps + 9) / 10);
+    const long long snapshot_at = last_tenth_start(steps);
     for (long long k = 0; k < steps; ++k) {
       if (k == snapshot_at) std::copy(coef_.begin(), coef_.end(), snapshot_.begin());
       // The average includes the point the gradient is taken at.
@@ -168,10 +167,8 @@ class NoisyMirrorDescent {
       for (int l = 0; l < m; ++l) {
         const int i = batch_[l];
         const double d = Loss::derivative(b0 + eta_[l], y_[i]);
-        // NaN (diverged iterates) is clamped to the cap too: the clipped
-        // value stays in [-cap, cap], as the sensitivity needs.
-        const double below = d < cap_[i] ? d : cap_[i];
-        weight_[l] = below > -cap_[i] ? below : -cap_[i];
+        // (a NaN, diverged iterates, becomes the cap: see clip())
+        weight_[l] = clip(d, cap_[i]);
         weight_sum += weight_[l];
       }
       if (settings_.noise_sd > 0.0)
@@ -193,9 +190,7 @@ class NoisyMirrorDescent {
       // The average over the first snapshot_at steps against the output.
       if (snapshot_at > 0) {
         const double inv_snapshot = 1.0 / static_cast<double>(snapshot_at);
-        for (std::size_t j = 0; j < coef_.size(); ++j)
-          last_change_ = std::max(last_change_,
-                                  std::fabs(coef_[j] - snapshot_[j] * inv_snapshot));
+        last_change_ = largest_change(coef_.data(), snapshot_.data(), coef_.size(), inv_snapshot);
       } else {
         last_change_ = std::numeric_limits<double>::infinity();  // one step: unknown
       }

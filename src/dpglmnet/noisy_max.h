@@ -26,6 +26,23 @@ inline double standard_gumbel(RandomSource& rng) {
   return -std::log(-std::log(u));
 }
 
+// The index k < count of the largest value(k), value(k) drawn in index
+// order (so the noise is drawn in the same order whatever the values); the
+// first of tied values wins. The loop of both noisy maxes below.
+template <class Value>
+int noisy_argmax(int count, Value&& value) {
+  int best = -1;
+  double best_value = -std::numeric_limits<double>::infinity();
+  for (int k = 0; k < count; ++k) {
+    const double v = value(k);
+    if (best < 0 || v > best_value) {
+      best = k;
+      best_value = v;
+    }
+  }
+  return best;
+}
+
 // The index of the largest utility[k] + Gumbel(0, scale), k < count
 // (scale 0: the exact argmax, for epsilon = Inf).
 //
@@ -45,24 +62,28 @@ inline int report_noisy_max(const double* utility, int count, double scale,
   auto clean = [&](int k) { return std::isnan(utility[k]) ? minus_infinity : utility[k]; };
   double top = minus_infinity;
   for (int k = 0; k < count; ++k) top = std::max(top, clean(k));
-  int best = -1;
-  double best_value = minus_infinity;
-  for (int k = 0; k < count; ++k) {
+  return noisy_argmax(count, [&](int k) {
     const double u = clean(k);
     // <= 0, or -Inf for a NaN or -Inf utility (or any finite one below +Inf)
     const double centred = (u == top) ? 0.0 : u - top;
-    double value = centred;
-    if (scale > 0.0) {
-      const double scaled = (centred == minus_infinity) ? minus_infinity
-                            : (std::isinf(scale) ? 0.0 : centred / scale);
-      value = scaled + standard_gumbel(rng);
-    }
-    if (best < 0 || value > best_value) {
-      best = k;
-      best_value = value;
-    }
-  }
-  return best;
+    if (!(scale > 0.0)) return centred;
+    const double scaled = (centred == minus_infinity) ? minus_infinity
+                          : (std::isinf(scale) ? 0.0 : centred / scale);
+    return scaled + standard_gumbel(rng);
+  });
+}
+
+// Report-noisy-max with Laplace noise of the given scale (0: the exact
+// argmax): the vertex choice of the variance-reduced Frank-Wolfe
+// (frank_wolfe_vr.h; Asi et al. 2021, Algorithm 3). A NaN utility is never
+// picked.
+inline int report_noisy_max_laplace(const double* utility, int count, double scale,
+                                    RandomSource& rng) {
+  return noisy_argmax(count, [&](int k) {
+    const double u = std::isnan(utility[k]) ? -std::numeric_limits<double>::infinity()
+                                            : utility[k];
+    return u + (scale > 0.0 ? rng.laplace(scale) : 0.0);
+  });
 }
 
 }  // namespace dpglmnet

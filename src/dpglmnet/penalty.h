@@ -57,11 +57,6 @@ struct ElasticNetPenalty {
     return std::min(std::max(b, lower[j]), upper[j]);
   }
 
-  double value(int j, double b) const {
-    return lambda * penalty_factor[j] *
-           (0.5 * (1.0 - alpha) * b * b + alpha * std::fabs(b));
-  }
-
   // The prox of step `step` for coordinates 0..p-1, planned (see PlannedProx).
   PlannedProx plan(int p, double step) const {
     PlannedProx planned;

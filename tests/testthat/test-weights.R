@@ -318,7 +318,7 @@ test_that("the core weighs each record's term before clipping it (dense and spar
     for (xx in list(x, Matrix::Matrix(x, sparse = TRUE))) {
       released <- dpglmnet:::.dpcd_start_gradient_cpp(xx, y, list(
         transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
-        family = family, coordinate_step = rep(0, 3), coordinate_clip = clip,
+        family = family, coordinate_clip = clip,
         noise_sd = rep(0, 3), seed = c(1, 2), secure = FALSE, threads = 1L,
         weights = w, offset = o))
       expect_equal(released, expected, tolerance = 1e-12, label = family)
