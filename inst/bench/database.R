@@ -6,7 +6,7 @@
 # each step's query; "column": a temporary column updated after each step).
 #
 #   R_LIBS=<lib> Rscript inst/bench/database.R [--n=1e5,1e6] [--p=10]
-#       [--backends=sqlite,postgres] [--modes-n=1e5]
+#       [--backends=sqlite,postgres] [--modes-n=1e5] [--modes=query,column]
 #
 # Every fit: epsilon = 1, x.bounds = 5, y.bound = 20, standardize = TRUE
 # (range histograms and moments released), nlambda = 2, passes = 2, DP-CD
@@ -37,6 +37,8 @@ sizes <- as.numeric(strsplit(option("n", "1e5,1e6"), ",")[[1L]])
 p <- as.integer(option("p", "10"))
 backends <- strsplit(option("backends", "sqlite,postgres"), ",")[[1L]]
 modes_n <- as.numeric(strsplit(option("modes-n", "1e5"), ",")[[1L]])
+# --modes=column (or query,column): these modes at every size instead
+only_modes <- strsplit(option("modes", ""), ",")[[1L]]
 
 helper <- system.file("bench", "database_server.R", package = "dpglmnet")
 if (!nzchar(helper)) helper <- file.path(dirname(sub("^--file=", "", grep(
@@ -136,7 +138,8 @@ for (n in sizes) {
     if (is.null(server)) next
     load_s <- load_records(server$con, data)
     if (backend == "postgres") dbExecute(server$con, "ANALYZE records")
-    for (mode in if (n %in% modes_n) c("query", "column") else "query") {
+    for (mode in if (length(only_modes)) only_modes
+                 else if (n %in% modes_n) c("query", "column") else "query") {
       r <- time_database_fit(server$con, n, mode)
       stopifnot(max(abs(as.matrix(r$fit$beta) - as.matrix(memory$fit$beta))) < 1e-8)
       rows[[length(rows) + 1L]] <- row(backend, n, mode, load_s, r, x_mb)
