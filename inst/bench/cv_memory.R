@@ -68,22 +68,14 @@ storages <- strsplit(option("storage", "dense"), ",")[[1]]
 refits <- if ("--refit" %in% args) c(FALSE, TRUE) else FALSE
 script <- normalizePath(sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                                  value = TRUE)[1]))
-rscript <- file.path(R.home("bin"), "Rscript")
 
 run_child <- function(storage, refit, n, p) {
-  out <- suppressWarnings(system2("/usr/bin/time", c(
-    "-v", rscript, shQuote(script), "--child", storage, refit,
-    format(n, scientific = FALSE), format(p, scientific = FALSE)),
-    stdout = TRUE, stderr = TRUE))
-  result <- grep("^RESULT ", out, value = TRUE)
-  max_rss <- grep("Maximum resident set size", out, value = TRUE)
-  if (length(result) != 1L || length(max_rss) != 1L) {
-    stop("child failed:\n", paste(out, collapse = "\n"))
-  }
-  r <- as.numeric(strsplit(result, " ")[[1]][-1])
+  child <- run_measured_child(script, c(storage, refit, format(n, scientific = FALSE),
+                                        format(p, scientific = FALSE)))
+  r <- child$result
   data.frame(n = n, p = p, storage = storage, refit = refit, lambdas = r[5],
              x_MB = round(r[1], 1),
-             process_MB = round(as.numeric(gsub("[^0-9]", "", max_rss)) / 1024, 1),
+             process_MB = child$process_MB,
              cv_extra_MB = round(r[2], 1), R_heap_extra_MB = round(r[3], 1),
              ratio = round(r[2] / r[1], 2), seconds = signif(r[4], 3))
 }

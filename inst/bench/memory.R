@@ -72,23 +72,15 @@ sizes <- lapply(strsplit(strsplit(sizes, ",")[[1]], "x"), as.numeric)
 reps <- as.integer(option("reps", "3"))
 script <- normalizePath(sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                                  value = TRUE)[1]))
-rscript <- file.path(R.home("bin"), "Rscript")
 
 run_child <- function(storage, solver, bounds, n, p) {
-  out <- suppressWarnings(system2("/usr/bin/time", c(
-    "-v", rscript, shQuote(script), "--child", storage, solver, bounds,
-    format(n, scientific = FALSE), format(p, scientific = FALSE), reps),
-    stdout = TRUE, stderr = TRUE))
-  result <- grep("^RESULT ", out, value = TRUE)
-  max_rss <- grep("Maximum resident set size", out, value = TRUE)
-  if (length(result) != 1L || length(max_rss) != 1L) {
-    stop("child failed:\n", paste(out, collapse = "\n"))
-  }
-  r <- as.numeric(strsplit(result, " ")[[1]][-1])
+  child <- run_measured_child(script, c(storage, solver, bounds, format(n, scientific = FALSE),
+                                        format(p, scientific = FALSE), reps))
+  r <- child$result
   data.frame(n = n, p = p, storage = storage, solver = solver,
              x.bounds = if (solver == "none") "-" else if (bounds) "3" else "NULL",
              x_MB = round(r[1], 1),
-             process_MB = round(as.numeric(gsub("[^0-9]", "", max_rss)) / 1024, 1),
+             process_MB = child$process_MB,
              fit_extra_MB = round(r[2] / 1024, 1),
              seconds = signif(r[3], 3))
 }

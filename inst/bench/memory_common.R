@@ -29,3 +29,19 @@ make_data <- function(storage, n, p) {
   y <- 0.5 * x[, 1] - 0.25 * x[, 2] + stats::rnorm(n)
   list(x = x, y = y)
 }
+
+# Runs this script again as a child under /usr/bin/time -v with `arguments`
+# (after "--child"): list(result = the numbers of its "RESULT ..." line,
+# process_MB = its peak resident set size).
+run_measured_child <- function(script, arguments) {
+  rscript <- file.path(R.home("bin"), "Rscript")
+  out <- suppressWarnings(system2("/usr/bin/time", c(
+    "-v", rscript, shQuote(script), "--child", arguments), stdout = TRUE, stderr = TRUE))
+  result <- grep("^RESULT ", out, value = TRUE)
+  max_rss <- grep("Maximum resident set size", out, value = TRUE)
+  if (length(result) != 1L || length(max_rss) != 1L) {
+    stop("child failed:\n", paste(out, collapse = "\n"))
+  }
+  list(result = as.numeric(strsplit(result, " ")[[1]][-1]),
+       process_MB = round(as.numeric(gsub("[^0-9]", "", max_rss)) / 1024, 1))
+}
