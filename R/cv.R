@@ -245,7 +245,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   # (before any computation), split with the records below (R/weights.R)
   weighting <- check_weights(given("weights"), n, given("weights.bound"), epsilon)
   offsetting <- check_offset(given("offset"), n, given("offset.bound"), epsilon)
-  if (family$name == "gaussian" && is.null(loss.bound) && is.null(given("y.bound"))) {
+  if (family$bounded_response && is.null(loss.bound) && is.null(given("y.bound"))) {
     dpglmnet_abort("loss.bound", paste(
       "or `y.bound` must be given for family = \"gaussian\": the validation",
       "loss is clipped to a public bound, its sensitivity."))
@@ -449,7 +449,7 @@ max_loss_bound <- 1e100
 
 # "lambda", or "radius" for the l1-ball solvers (a planned problem).
 planned_parameter <- function(problem) {
-  if (problem$solver %in% l1_solver_names) "l1 radius" else "lambda"
+  if (solver_object(problem$solver)$by_radius) "l1 radius" else "lambda"
 }
 
 # dpglmnet(x, y, <arguments>) on all records at the automatic schedule's
@@ -519,7 +519,7 @@ refit_budget <- function(x, y, x_train, y_train, arguments, epsilon, delta,
   path_plan <- planned_problem(x_train, y_train, with_budget(path_arguments, epsilon))
   plan_refit <- list(settings = list(
     standardize = !is.null(path_plan$standardization),
-    path_parameter = if (path_plan$solver %in% l1_solver_names) "radius" else "lambda"))
+    path_parameter = if (solver_object(path_plan$solver)$by_radius) "radius" else "lambda"))
   mu <- .gdp_mu_cpp(epsilon, delta)
   refit_epsilon <- .gdp_epsilon_cpp(sqrt(refit.budget) * mu, delta)
   # The refit's ledger does not depend on the value of its lambda: 1 stands
