@@ -102,8 +102,8 @@ lambda_path_unconverged <- function(problem, settings, lambda, relative) {
 #                             (whose interval sets the scale of the
 #                             per-record derivative); FALSE: the derivative
 #                             is bounded by `derivative_bound` whatever y;
-#   derivative_bound          a public bound on |l'(eta, y)| when
-#                             bounded_response is FALSE;
+#   derivative_bound          a public bound on |l'(eta, y)| whatever y
+#                             (binomial 1, Huber delta; Inf: none);
 #   standardize_response      y is standardized with x (needs y.bound);
 #   public_lambda_max(scale_y, has_offset)  a public bound on every
 #                             gradient coordinate at 0 of the standardized
@@ -114,18 +114,27 @@ lambda_path_unconverged <- function(problem, settings, lambda, relative) {
 #                             cv.dpglmnet()'s measures (R/cv-curve.R);
 #   sql_derivative(source, eta, y), sql_invalid_response(y)  the loss's
 #                             derivative and the response check in SQL
-#                             (R/database.R).
+#                             (R/database.R);
+#   parameter, parameter_name, with_parameter(value)  a family's public
+#                             parameter (Huber's delta: the C++ loss reads
+#                             it as `family_parameter`), its name, and the
+#                             object at another value.
 # Its C++ half is the family's loss in src/dpglmnet/ (family.h maps the
 # name to it). An unknown family is an error, never a silent squared loss.
-new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = 1,
+new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = Inf,
                        standardize_response = bounded_response,
                        public_lambda_max = function(scale_y, has_offset) NULL,
                        offset_in_response = FALSE, classes = FALSE,
-                       sql_invalid_response = function(y) NULL) {
-  c(list(name = name, bounded_response = bounded_response,
-         derivative_bound = derivative_bound, standardize_response = standardize_response,
-         public_lambda_max = public_lambda_max, offset_in_response = offset_in_response,
-         classes = classes, sql_invalid_response = sql_invalid_response),
-    list(...))
+                       sql_invalid_response = function(y) NULL,
+                       parameter = NULL, parameter_name = NULL,
+                       with_parameter = function(value) NULL) {
+  structure(c(list(name = name, bounded_response = bounded_response,
+                   derivative_bound = derivative_bound,
+                   standardize_response = standardize_response,
+                   public_lambda_max = public_lambda_max,
+                   offset_in_response = offset_in_response, classes = classes,
+                   sql_invalid_response = sql_invalid_response, parameter = parameter,
+                   parameter_name = parameter_name, with_parameter = with_parameter),
+              list(...)), class = "dpglmnet_family")
 }
 

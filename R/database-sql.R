@@ -75,8 +75,8 @@ sql_linear_predictor <- function(source, coef, p, intercept, transform) {
 
 # The derivative of the loss l'(eta, y) (src/dpglmnet/loss.h), as the
 # family writes it in SQL (R/family.R).
-sql_derivative <- function(source, family, eta, y) {
-  dpglmnet_family(family)$sql_derivative(source, eta, y)
+sql_derivative <- function(source, family, eta, y, parameter = NULL) {
+  dpglmnet_family(family, parameter = parameter)$sql_derivative(source, eta, y)
 }
 
 # term clipped to [-clip, clip] (clip = Inf: unclipped), as kernels.h:

@@ -441,7 +441,8 @@ database_gradient_sums <- function(x, y, settings, coef, js, work = NULL) {
   } else {
     list(eta = sql_name(work, "eta"), y = sql_name(work, "y"))
   }
-  derivative <- sql_derivative(x, settings$family, sql_name(x, "eta"), sql_name(x, "y"))
+  derivative <- sql_derivative(x, settings$family, sql_name(x, "eta"), sql_name(x, "y"),
+                               settings$family_parameter)
   for (j in js[js <= p]) inner[[paste0("x", j)]] <- sql_column(source, j, transform)
   sums <- lapply(js, function(j) {
     term <- if (j > p) derivative else sprintf("%s * %s", derivative,

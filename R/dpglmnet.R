@@ -494,6 +494,12 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                           weights = NULL, offset = NULL, weights.bound = NULL,
                           offset.bound = NULL) {
   family <- dpglmnet_family(family)
+  if (!is.null(family$parameter_name) && is.null(family$parameter)) {
+    dpglmnet_abort("family", sprintf(paste(
+      "= \"%s\" needs its public `%s`, on the scale of y: give family =",
+      "%s_family(%s = )."), family$name, family$parameter_name, family$name,
+      family$parameter_name))
+  }
   # (which private scales are defaults: afford_private_scales() may replace
   # those by public constants, R/highdim.R)
   scale_defaults <- c(smoothness = is.null(smoothness), clip = is.null(clip))
@@ -702,7 +708,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     standardization = standardization_plan(standardize, intercept, family$name, y.bound,
                                            is_sparse_x(x), p, epsilon),
     standardize.budget = standardize.budget,
-    n = n, p = p, family = family$name,
+    n = n, p = p, family = family$name, family_parameter = family$parameter,
     classnames = response$classnames, curvature = family$curvature,
     alpha = alpha, nlambda = as.integer(schedule$nlambda),
     single_lambda = schedule$single_lambda,

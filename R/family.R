@@ -93,7 +93,9 @@ dpglmnet_families <- list(
                          y, y, y),
            message = "must hold only 0 and 1 for family = \"binomial\".")
     }
-  )
+  ),
+  # (R/family-huber.R; its object here needs a delta: huber_family(delta))
+  huber = huber_family_object()
 )
 
 # glmnet's families that dpglmnet does not fit, with the reason.
@@ -112,7 +114,12 @@ unsupported_families <- c(
 # The family object for `family`: a name, matched partially as glmnet does
 # ("gauss"), or a stats family object with its canonical link
 # (binomial(), gaussian()); an error naming the argument otherwise.
-dpglmnet_family <- function(family, arg = "family") {
+dpglmnet_family <- function(family, arg = "family", parameter = NULL) {
+  # a family object of the package (huber_family(delta)), as given
+  if (inherits(family, "dpglmnet_family")) return(family)
+  # dpglmnet()'s default, the vector of its formals: the first, as
+  # match.arg() does
+  if (identical(family, eval(formals(dpglmnet)$family))) family <- family[1L]
   if (inherits(family, "family")) {
     canonical <- c(gaussian = "identity", binomial = "logit")
     name <- family$family
@@ -133,5 +140,13 @@ dpglmnet_family <- function(family, arg = "family") {
       family <- hit
     }
   }
-  dpglmnet_families[[check_choice(family, names(dpglmnet_families), arg)]]
+  object <- dpglmnet_families[[check_choice(family, names(dpglmnet_families), arg)]]
+  if (!is.null(parameter)) object <- object$with_parameter(parameter)
+  object
+}
+
+# The family object of a checked problem or a fit's settings (with its
+# public parameter, e.g. Huber's delta).
+problem_family <- function(problem) {
+  dpglmnet_family(problem$family, parameter = problem$family_parameter)
 }

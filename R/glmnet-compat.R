@@ -92,7 +92,7 @@ deviance.dpglmnet <- function(object, newx, newy, s = NULL, newoffset, ...) {
   }
   link <- if (missing(newoffset)) predict.dpglmnet(object, newx, s = s, type = "link")
           else predict.dpglmnet(object, newx, s = s, type = "link", newoffset = newoffset)
-  family <- dpglmnet_family(object$family)
+  family <- dpglmnet_family(object$family, parameter = object$settings$family_parameter)
   y <- check_new_response(newy, nrow(link), object)
   # The per-record loss is half the unit deviance for both families.
   stats::setNames(2 * colSums(family$loss(link, y)), colnames(link))

@@ -128,6 +128,8 @@ fit_private_path <- function(problem) {
          weight_sum = problem$weight_sum, weight_factor = problem$weight_factor,
          has_offset = isTRUE(problem$has_offset), offset.lower = problem$offset.lower,
          offset.upper = problem$offset.upper),
+    # a family's public parameter (Huber's delta), when it has one
+    if (!is.null(problem$family_parameter)) list(family_parameter = problem$family_parameter),
     settings_scaled)
   diagnose_bounds(path, settings, problem, ledger)
   list(beta = path$beta, a0 = path$a0, lambda = path$lambda, privacy = ledger,
@@ -330,7 +332,8 @@ diagnose_bounds <- function(path, settings, problem, ledger) {
 # What the C++ entries need of every problem: the family, the intercept, the
 # column transform of x, the penalty, and a fresh seed (or the secure source).
 core_settings <- function(problem, ...) {
-  c(list(family = problem$family, intercept = problem$intercept,
+  c(list(family = problem$family, family_parameter = problem$family_parameter,
+         intercept = problem$intercept,
          transform = problem$transform, alpha = problem$alpha,
          penalty_factor = problem$penalty.factor,
          lower_limits = problem$lower.limits, upper_limits = problem$upper.limits,
