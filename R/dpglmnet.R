@@ -463,7 +463,11 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
       "matrix `x`, give the response as `y`."))
   }
   call <- public_call(match.call(), "dpglmnet")
-  problem <- check_problem(
+  # Three stages: the spec (every argument checked, the data validated; no
+  # release, no accounting), the plan (public inputs only: the schedule, the
+  # mechanisms, their budget shares and calibrated noise; R/solvers.R), and
+  # the fit (the releases, the solver, the map back to the original scale).
+  spec <- check_problem(
     x = x, y = y, family = family, alpha = alpha, nlambda = nlambda,
     lambda.min.ratio = lambda.min.ratio, lambda = lambda,
     intercept = intercept, standardize = standardize,
@@ -477,14 +481,18 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
     weights = weights, offset = offset, weights.bound = weights.bound,
     offset.bound = offset.bound
   )
-  path <- fit_private_path(problem)
-  new_dpglmnet(problem, path, call)
+  plan <- plan_private_path(spec)
+  new_dpglmnet(plan$problem, fit_private_path(plan), call)
 }
 
-# Checks every argument of dpglmnet() and returns the problem the solvers
-# read: y clamped to its public bound, penalties expanded per column. x is
-# passed as given (no copy): the C++ core clamps it to x.bounds as it reads
-# it, so the solvers must pass problem$x.bounds with problem$x.
+# Checks every argument of dpglmnet() and returns its spec, the problem the
+# plan and the solvers read: y clamped to its public bound, penalties
+# expanded per column. x is passed as given (no copy): the C++ core clamps
+# it to x.bounds as it reads it, so the solvers must pass problem$x.bounds
+# with problem$x. Nothing is released or accounted here: the number of
+# lambdas and passes (`nlambda`, `passes`), which may follow the budget,
+# are the plan's (schedule_problem(), R/solvers.R); the spec keeps the
+# user's (`nlambda_given`, `passes_given`: NULL when not given).
 check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                           lambda, intercept, standardize, penalty.factor,
                           lower.limits, upper.limits, epsilon, delta, solver,
@@ -686,10 +694,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   }
   rng <- check_choice(rng, c("seeded", "secure"), "rng")
   trace.it <- check_numeric(trace.it, "trace.it", lower = 0)
-  schedule <- choose_schedule(nlambda, passes, lambda, solver, epsilon, delta, n, p,
-                              intercept, clip, standardize, standardize.budget)
-
-  problem <- list(
+  problem <- structure(list(
     # x is read through the transform (clamped to the interval of x.bounds)
     # by the core, without a copy; the clamped values are bounded in
     # magnitude by the envelope `value_bounds` (= x.bounds below).
@@ -710,13 +715,12 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     standardize.budget = standardize.budget,
     n = n, p = p, family = family$name, family_parameter = family$parameter,
     classnames = response$classnames, curvature = family$curvature,
-    alpha = alpha, nlambda = as.integer(schedule$nlambda),
-    single_lambda = schedule$single_lambda,
+    alpha = alpha, nlambda_given = nlambda, passes_given = passes,
     lambda.min.ratio = lambda.min.ratio, lambda = lambda,
     intercept = intercept, penalty.factor = penalty.factor,
     lower.limits = lower.limits, upper.limits = upper.limits,
     epsilon = epsilon, delta = delta, solver = solver, l1.radius = l1$l1.radius,
-    passes = as.integer(schedule$passes), clip = clip, step = step, average = average,
+    clip = clip, step = step, average = average,
     batch.size = if (uses_batch) as.integer(batch.size),
     selection = selection, smoothness = smoothness,
     smoothness.budget = smoothness.budget, clip.budget = clip.budget, x.bounds = x.bounds,
@@ -726,7 +730,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     bound_scaling = isTRUE(auto$bound_scaling), intercept_clip = auto$intercept_clip,
     scale_defaults = scale_defaults,
     solver_choice = if (!is.null(auto)) auto$reason
-  )
+  ), class = "dpglmnet_spec")
   solver_declared$check(problem)
 }
 

@@ -21,6 +21,27 @@ solvers_with <- function(what) {
   }, logical(1))]
 }
 
+# The number of lambdas and passes of a spec (check_problem()): the user's,
+# or the budget's (choose_schedule(), R/dpglmnet.R), public. With
+# `single_requested` (cv.dpglmnet() when a split would leave one lambda) a
+# single lambda. Planning a planned problem again gives the same schedule.
+schedule_problem <- function(problem) {
+  schedule <- choose_schedule(problem$nlambda_given, problem$passes_given, problem$lambda,
+                              problem$solver, problem$epsilon, problem$delta, problem$n,
+                              problem$p, problem$intercept, problem$clip,
+                              !is.null(problem$standardization),
+                              problem$standardize.budget,
+                              single = isTRUE(problem$single_requested))
+  if (isTRUE(problem$single_requested)) {
+    schedule$nlambda <- 1L
+    schedule$single_lambda <- TRUE
+  }
+  problem$nlambda <- as.integer(schedule$nlambda)
+  problem$single_lambda <- schedule$single_lambda
+  problem$passes <- as.integer(schedule$passes)
+  problem
+}
+
 # The releases a fit will make (standardization, smoothness, scales,
 # lambda_max, path) and their calibrated noise level, from public inputs
 # only: fit_private_path() runs them, cv.dpglmnet() plans its budget split
@@ -29,6 +50,7 @@ solvers_with <- function(what) {
 # count noise (a public rule, afford_standardization_ranges()), the fit is
 # planned again without them. The plan carries the problem it was made for.
 plan_private_path <- function(problem) {
+  problem <- schedule_problem(problem)
   plan <- plan_private_path_once(problem)
   affordable <- afford_standardization_ranges(problem, plan$z, plan$path_releases)
   if (!identical(affordable$standardization, problem$standardization)) {
@@ -63,8 +85,9 @@ plan_private_path_once <- function(problem) {
        z = calibrate_noise(mechanisms, problem$epsilon, problem$delta))
 }
 
-fit_private_path <- function(problem) {
-  plan <- plan_private_path(problem)
+# The fit of a plan (plan_private_path()): its releases in order, the
+# solver, the map back to the original scale.
+fit_private_path <- function(plan) {
   problem <- plan$problem
   warn_scales_fallback(problem)
   solver <- plan$solver

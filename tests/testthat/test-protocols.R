@@ -118,3 +118,49 @@ test_that("a solver added to the registry alone is fitted, checked and reported"
   expect_no_warning(dpglmnet(x, y, solver = "dpcd", step = 1.8, x.bounds = 4,
                              y.bound = 8, nlambda = 3, passes = 2))
 })
+
+# Counts the R-to-C++ calls (the .<name>_cpp entries) made while evaluating
+# `expr`, by entry.
+count_core_calls <- function(expr) {
+  ns <- asNamespace("dpglmnet")
+  counts <- new.env()
+  entries <- grep("^\\.[a-z0-9_]*_cpp$", ls(ns, all.names = TRUE), value = TRUE)
+  originals <- mget(entries, envir = ns)
+  on.exit(for (name in entries) {
+    unlockBinding(name, ns)
+    assign(name, originals[[name]], envir = ns)
+    lockBinding(name, ns)
+  })
+  for (name in entries) local({
+    entry <- name
+    original <- originals[[entry]]
+    unlockBinding(entry, ns)
+    assign(entry, function(...) {
+      assign(entry, get0(entry, counts, inherits = FALSE, ifnotfound = 0) + 1, envir = counts)
+      original(...)
+    }, envir = ns)
+    lockBinding(entry, ns)
+  })
+  force(expr)
+  unlist(as.list(counts, all.names = TRUE))
+}
+
+test_that("the spec accounts nothing, and planning reads no value of x", {
+  set.seed(5)
+  x <- matrix(rnorm(3000 * 4), 3000, 4)
+  y <- drop(x %*% c(1, -1, 0, 0.5)) + rnorm(3000)
+  spec_calls <- count_core_calls(dpglmnet:::checked_spec(
+    x, y, list(epsilon = 1, x.bounds = 4, y.bound = 8)))
+  # (no accounting, and x, checked by the caller, is not scanned again)
+  expect_length(spec_calls, 0L)
+  expect_length(count_core_calls(dpglmnet:::checked_spec(
+    matrix(rnorm(8), 4, 2), rnorm(4), list(epsilon = Inf))), 0L)
+  plan_calls <- count_core_calls(dpglmnet:::plan_private_path(dpglmnet:::checked_spec(
+    x, y, list(epsilon = 0.7, x.bounds = 4, y.bound = 8))))
+  expect_true(all(names(plan_calls) %in% c(".gdp_mu_cpp", ".calibrate_cpp")))
+  # cv with a refit plans the path, the refit and its budget search from
+  # sizes: x is scanned by cv.dpglmnet()'s own check and the refit's
+  calls <- count_core_calls(suppressWarnings(cv.dpglmnet(
+    x, y, x.bounds = 4, y.bound = 8, nlambda = 4, passes = 2, refit = TRUE)))
+  expect_lte(calls[[".nonfinite_kind_cpp"]], 2)
+})
