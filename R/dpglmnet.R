@@ -202,7 +202,9 @@
 #'   are not supported: give one record per trial.
 #' @param family `"gaussian"` or `"binomial"` (matched partially, as glmnet
 #'   does: `"gauss"`), or the family objects `gaussian()` and `binomial()`
-#'   with their canonical links. `"poisson"` is not offered: its loss
+#'   with their canonical links; or [huber_family()] for robust regression
+#'   with the Huber loss (its threshold `delta` is public, on the scale of
+#'   `y`). `"poisson"` is not offered: its loss
 #'   \eqn{e^\eta - y\eta} has unbounded curvature \eqn{e^\eta}, so the
 #'   smoothness constants that set the solvers' steps have no public bound
 #'   unless the linear predictor is bounded (the clipped gradients would
