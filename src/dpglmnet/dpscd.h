@@ -75,6 +75,7 @@
 #include <cstddef>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "capabilities.h"
@@ -136,7 +137,8 @@ struct DPSCDTag {
   static constexpr const char* name = "dpscd";
 };
 template <class Loss>
-struct SupportsLoss<DPSCDTag, Loss> : std::integral_constant<bool, DualUpdate<Loss>::closed_form> {};
+struct SupportsLoss<DPSCDTag, Loss>
+    : std::integral_constant<bool, DualUpdate<Loss>::closed_form> {};
 template <class Penalty>
 struct SupportsPenalty<DPSCDTag, Penalty> : std::is_same<Penalty, ElasticNetPenalty> {};
 
@@ -148,7 +150,8 @@ class DPDualCoordinateDescent {
  public:
   DPDualCoordinateDescent(const Design& x, const double* y, DualSettings settings,
                           RandomSource& rng, const Loss& loss = Loss())
-      : loss_(loss), records_(x), n_(x.rows()), p_(x.cols()), y_(y), settings_(settings), rng_(rng),
+      : loss_(loss), records_(x), n_(x.rows()), p_(x.cols()), y_(y), settings_(settings),
+        rng_(rng),
         sampler_(n_, settings.batch_size), dual_(n_, 0.0), v_(p_, 0.0), coef_(p_, 0.0),
         snapshot_(p_, 0.0),
         row_scale_(n_, 1.0), kappa_unit_(n_, 0.0), batch_(settings.batch_size),
@@ -226,10 +229,10 @@ class DPDualCoordinateDescent {
   }
 
  private:
+  const Loss loss_;
   // Row access through two products (row'vector, vector += w row), with the
   // column transform (clamp, centre, scale) applied: the records as the
   // solver reads them (design.h).
-  const Loss loss_;
   const RowAccess<Design> records_;
   const int n_, p_;
   const double* y_;
