@@ -263,6 +263,23 @@ SEXP random_fit_entry(SEXP x, const Rcpp::List& settings, F&& f) {
       [&](const auto& design, auto loss) -> SEXP { return f(design, loss, rng); });
 }
 
+// The same for the entry of the solver `Tag`: an R error naming the solver
+// and the family when the solver does not declare the loss
+// (capabilities.h), before any computation; f is then not instantiated for
+// that loss at all.
+template <class Tag, class F>
+SEXP random_solver_entry(SEXP x, const Rcpp::List& settings, F&& f) {
+  return random_fit_entry(
+      x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
+        using Loss = decltype(loss);
+        if constexpr (!dpglmnet::supports_loss<Tag, Loss>) {
+          dpglmnet::unsupported_loss<Tag, Loss>();
+        } else {
+          return f(design, loss, rng);
+        }
+      });
+}
+
 // A path as R sees it: list(beta = p x points, a0, last_pass_change).
 // The release of range histograms (histogram.h) from exact counts, for
 // .column_ranges_cpp (counts from x) and .column_ranges_from_counts_cpp

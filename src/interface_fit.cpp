@@ -1,6 +1,10 @@
 // R entry points of the solvers and of the private smoothness constants:
 // conversion only. Each takes x, y and one named settings list built by the
-// solver's R file (R/dpcd.R, R/dpsgd.R, R/smoothness.R).
+// solver's R file (R/dpcd.R, R/dpsgd.R, R/smoothness.R). The family
+// (settings$family, settings$family_parameter) and the penalty
+// (settings$penalty) are read through their registries
+// (dpglmnet/losses/registry.h, dpglmnet/penalties/registry.h), and a solver
+// entry runs only the pairs its solver declares (dpglmnet/capabilities.h).
 #include <Rcpp.h>
 
 #include <cmath>
@@ -108,7 +112,7 @@ List private_smoothness_cpp(SEXP x, List settings) {
 // behind a private lambda_max): p Gaussian mechanisms.
 // [[Rcpp::export(.dpcd_start_gradient_cpp)]]
 NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPCDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         // (no step is taken: only the gradients at 0 are released)
@@ -130,7 +134,7 @@ NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
 
 // [[Rcpp::export(.dpcd_path_cpp)]]
 List dpcd_path_cpp(SEXP x, NumericVector y, List settings) {
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPCDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         const double* weights = optional_records(settings, "weights", design.rows());
@@ -153,7 +157,7 @@ List dpcd_path_cpp(SEXP x, NumericVector y, List settings) {
 // mechanism.
 // [[Rcpp::export(.dpsgd_start_gradient_cpp)]]
 NumericVector dpsgd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPSGDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
@@ -166,7 +170,7 @@ NumericVector dpsgd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
 
 // [[Rcpp::export(.dpsgd_path_cpp)]]
 List dpsgd_path_cpp(SEXP x, NumericVector y, List settings) {
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPSGDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
@@ -186,20 +190,16 @@ List dpsgd_path_cpp(SEXP x, NumericVector y, List settings) {
 
 // [[Rcpp::export(.dpscd_path_cpp)]]
 List dpscd_path_cpp(SEXP x, NumericVector y, List settings) {
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPSCDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
-        if constexpr (!dpglmnet::supports_loss<dpglmnet::DPSCDTag, Loss>) {
-          dpglmnet::unsupported_loss<dpglmnet::DPSCDTag, Loss>();
-        } else {
-          return with_settings_penalty<dpglmnet::DPSCDTag>(
-              settings, design.cols(), [&](const auto& penalty) -> SEXP {
-            dpglmnet::DPDualCoordinateDescent<Design, Loss> solver(
-                design, y.begin(), dual_settings(settings), rng, loss);
-            return fit_path_to_list(solver, design.cols(), settings, penalty);
-          });
-        }
+        return with_settings_penalty<dpglmnet::DPSCDTag>(
+            settings, design.cols(), [&](const auto& penalty) -> SEXP {
+          dpglmnet::DPDualCoordinateDescent<Design, Loss> solver(
+              design, y.begin(), dual_settings(settings), rng, loss);
+          return fit_path_to_list(solver, design.cols(), settings, penalty);
+        });
       });
 }
 
@@ -210,29 +210,25 @@ List dpscd_step_cpp(SEXP x, NumericVector y, List settings) {
   NumericVector dual = setting(settings, "dual");
   NumericVector shared = setting(settings, "shared");
   IntegerVector batch = setting(settings, "batch");
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPSCDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
-        if constexpr (!dpglmnet::supports_loss<dpglmnet::DPSCDTag, Loss>) {
-          dpglmnet::unsupported_loss<dpglmnet::DPSCDTag, Loss>();
-        } else {
-          const dpglmnet::DualSettings d = dual_settings(settings);
-          if (dual.size() != design.rows() || shared.size() != design.cols() ||
-              batch.size() != d.batch_size || y.size() != design.rows())
-            Rcpp::stop("internal error: state, batch or y of the wrong size");
-          std::vector<int> b(batch.size());
-          for (R_xlen_t k = 0; k < batch.size(); ++k) {
-            if (batch[k] < 1 || batch[k] > design.rows())
-              Rcpp::stop("internal error: batch index out of range");
-            b[k] = batch[k] - 1;
-          }
-          dpglmnet::DPDualCoordinateDescent<Design, Loss> solver(design, y.begin(), d, rng, loss);
-          solver.set_state(dual.begin(), shared.begin());
-          solver.set_lambda(number(settings, "lambda"));
-          solver.step(b.data());
-          return List::create(Named("dual") = solver.dual(), Named("shared") = solver.shared());
+        const dpglmnet::DualSettings d = dual_settings(settings);
+        if (dual.size() != design.rows() || shared.size() != design.cols() ||
+            batch.size() != d.batch_size || y.size() != design.rows())
+          Rcpp::stop("internal error: state, batch or y of the wrong size");
+        std::vector<int> b(batch.size());
+        for (R_xlen_t k = 0; k < batch.size(); ++k) {
+          if (batch[k] < 1 || batch[k] > design.rows())
+            Rcpp::stop("internal error: batch index out of range");
+          b[k] = batch[k] - 1;
         }
+        dpglmnet::DPDualCoordinateDescent<Design, Loss> solver(design, y.begin(), d, rng, loss);
+        solver.set_state(dual.begin(), shared.begin());
+        solver.set_lambda(number(settings, "lambda"));
+        solver.step(b.data());
+        return List::create(Named("dual") = solver.dual(), Named("shared") = solver.shared());
       });
 }
 

@@ -39,7 +39,7 @@ List dpfw_path_cpp(SEXP x, NumericVector y, List settings) {
       static_cast<long long>(number(settings, "steps")),
       number(settings, "intercept_clip")};
   const bool keep_picks = flag(settings, "keep_picks");
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPFWTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
@@ -71,7 +71,7 @@ List nmd_path_cpp(SEXP x, NumericVector y, List settings) {
       number(settings, "clip"), number(settings, "noise_sd"),
       integer(settings, "batch_size"), static_cast<long long>(number(settings, "steps")),
       number(settings, "step_size"), number(settings, "intercept_step")};
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::NMDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
@@ -89,7 +89,7 @@ List dpfw_vr_path_cpp(SEXP x, NumericVector y, List settings) {
       number(settings, "clip"), number(settings, "laplace_multiplier"),
       number(settings, "intercept_multiplier"), number(settings, "intercept_step"),
       integer(settings, "phases"), integer(settings, "batch")};
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPFWVRTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);

@@ -2,8 +2,9 @@
 // default every solver fits every registered loss and penalty; a solver that
 // fits fewer says so by specializing SupportsLoss / SupportsPenalty for its
 // tag in its own header (DP-SCD: the losses with a closed-form dual update,
-// dpscd.h). An entry asks before it builds the solver (supports_loss), so an
-// unsupported pair is a run-time error naming the solver and the family
+// dpscd.h). Every solver entry asks before it builds the solver
+// (supports_loss, through random_solver_entry in src/interface_common.h), so
+// an unsupported pair is a run-time error naming the solver and the family
 // (std::invalid_argument, an R error through Rcpp), never a compile error
 // and never a template instance that cannot work.
 #ifndef DPGLMNET_CAPABILITIES_H

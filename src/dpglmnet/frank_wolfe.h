@@ -57,6 +57,7 @@
 #include <cmath>
 #include <vector>
 
+#include "capabilities.h"
 #include "clip.h"
 #include "convergence.h"
 #include "design.h"
@@ -76,6 +77,12 @@ struct FrankWolfeSettings {
   // the solver reads x''_ij = x'_ij - shift_j (x'_ij: the transformed value,
   // 0 for an implicit zero); null: no shift. See compute_gradient().
   const double* shift = nullptr;
+};
+
+// The capabilities tag of Frank-Wolfe (capabilities.h): every loss (it reads
+// l' only); no penalty (the l1 ball is a constraint).
+struct DPFWTag {
+  static constexpr const char* name = "dpfw";
 };
 
 template <class Design, class Loss>

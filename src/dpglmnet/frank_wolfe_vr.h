@@ -64,6 +64,7 @@
 #include <limits>
 #include <vector>
 
+#include "capabilities.h"
 #include "clip.h"
 #include "convergence.h"
 #include "design.h"
@@ -79,6 +80,12 @@ struct VarianceReducedFWSettings {
   double intercept_step;        // 1 / curvature
   int phases;                   // T
   int batch;                    // b, a multiple of 2^T
+};
+
+// The capabilities tag of variance-reduced Frank-Wolfe (capabilities.h): every loss (it reads
+// l' only); no penalty (the l1 ball is a constraint).
+struct DPFWVRTag {
+  static constexpr const char* name = "dpfw-vr";
 };
 
 template <class Design, class Loss>

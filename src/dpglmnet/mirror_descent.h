@@ -39,6 +39,7 @@
 #include <limits>
 #include <vector>
 
+#include "capabilities.h"
 #include "clip.h"
 #include "convergence.h"
 #include "dpsgd.h"
@@ -115,6 +116,12 @@ class PNormMap {
   }
 
   double q_, r_;
+};
+
+// The capabilities tag of noisy mirror descent (capabilities.h): every loss (it reads
+// l' only); no penalty (the l1 ball is a constraint).
+struct NMDTag {
+  static constexpr const char* name = "nmd";
 };
 
 template <class Design, class Loss>

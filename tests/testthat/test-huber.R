@@ -205,3 +205,23 @@ test_that("family parameters and penalty names are checked before any computatio
     steps = 10))),
     'unknown penalty "group_lasso"', fixed = TRUE)
 })
+
+test_that("the l1-ball solvers take the Huber loss: with a huge delta their noisy paths are the squared loss's, bit for bit", {
+  pr <- huber_problem(seed = 17)
+  core <- list(family = "gaussian", intercept = TRUE,
+               transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
+               seed = c(3, 1), secure = FALSE, trace = 0L, radius = c(0.5, 1, 2))
+  fw <- c(core, list(clip = 2, intercept_clip = 2, shift = NULL, gumbel_multiplier = 0.05,
+                     intercept_noise_sd = 0.01, intercept_step = 1, steps = 50,
+                     keep_picks = TRUE))
+  nmd <- c(core, list(clip = 2, noise_sd = 0.01, batch_size = 10L, steps = 50,
+                      step_size = 0.05, intercept_step = 0.05))
+  as_huber <- function(s, delta) modifyList(s, list(family = "huber", family_parameter = delta))
+  ls <- dpglmnet:::.dpfw_path_cpp(pr$x, pr$y, fw)
+  expect_identical(dpglmnet:::.dpfw_path_cpp(pr$x, pr$y, as_huber(fw, 1e8)), ls)
+  expect_identical(dpglmnet:::.nmd_path_cpp(pr$x, pr$y, as_huber(nmd, 1e8)),
+                   dpglmnet:::.nmd_path_cpp(pr$x, pr$y, nmd))
+  # and a small delta is a different loss there too (the outliers' pull is cut)
+  expect_false(identical(dpglmnet:::.dpfw_path_cpp(pr$x, pr$y, as_huber(fw, 0.3))$beta,
+                         ls$beta))
+})
