@@ -554,7 +554,7 @@ dpcd_path_db <- function(x, y, settings) {
   beta <- matrix(0, p, length(lambdas))
   a0 <- numeric(length(lambdas))
   last_change <- numeric(length(lambdas))
-  # prox_{gamma psi_j} (src/dpglmnet/penalty.h): soft-threshold, shrink, clamp
+  # prox_{gamma psi_j} (src/dpglmnet/penalties/elastic_net.h): soft-threshold, shrink, clamp
   prox <- function(j, v, gamma, lambda) {
     scale <- gamma * lambda * settings$penalty_factor[[j]]
     l1 <- scale * settings$alpha
