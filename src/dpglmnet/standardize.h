@@ -63,13 +63,22 @@ ColumnMoments private_column_moments(const Design& x, const double* mean_sd,
         sum_squares += weights[i] * v * v;
       });
     } else {
-      for_each_block_in_column(x, j, block.data(), [&](const double* values, int m) {
+      // (dense x is read from its stored column, the design's map applied
+      // here: the same values as a copy through the buffer, without the copy)
+      for_each_raw_block_in_column(
+          x, j, block.data(),
+          [&](const double* values, int m, const ColumnTransform::Column& map) {
         double s = 0.0, q = 0.0;
+        const double map_lower = map.lower, map_upper = map.upper, map_center = map.center,
+                     map_scale = map.scale;
 #ifdef _OPENMP
 #pragma omp simd reduction(+ : s, q)
 #endif
         for (int k = 0; k < m; ++k) {
           double v = values[k];
+          v = v < map_upper ? v : map_upper;  // ColumnTransform::Column's map
+          v = v > map_lower ? v : map_lower;
+          v = (v - map_center) * map_scale;
           v = v > lo ? v : lo;
           v = (v < hi ? v : hi) - c;
           s += v;
