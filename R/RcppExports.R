@@ -165,3 +165,7 @@
     .Call(`_dpglmnet_dpfw_vr_path_cpp`, x, y, settings)
 }
 
+.response_standardize_cpp <- function(y, lower, upper, mean, sd) {
+    .Call(`_dpglmnet_response_standardize_cpp`, y, lower, upper, mean, sd)
+}
+

@@ -541,6 +541,21 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// response_standardize_cpp
+NumericVector response_standardize_cpp(NumericVector y, double lower, double upper, double mean, double sd);
+RcppExport SEXP _dpglmnet_response_standardize_cpp(SEXP ySEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP meanSEXP, SEXP sdSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< double >::type mean(meanSEXP);
+    Rcpp::traits::input_parameter< double >::type sd(sdSEXP);
+    rcpp_result_gen = Rcpp::wrap(response_standardize_cpp(y, lower, upper, mean, sd));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_gdp_epsilon_cpp", (DL_FUNC) &_dpglmnet_gdp_epsilon_cpp, 2},
@@ -584,6 +599,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_dpfw_path_cpp", (DL_FUNC) &_dpglmnet_dpfw_path_cpp, 3},
     {"_dpglmnet_nmd_path_cpp", (DL_FUNC) &_dpglmnet_nmd_path_cpp, 3},
     {"_dpglmnet_dpfw_vr_path_cpp", (DL_FUNC) &_dpglmnet_dpfw_vr_path_cpp, 3},
+    {"_dpglmnet_response_standardize_cpp", (DL_FUNC) &_dpglmnet_response_standardize_cpp, 5},
     {NULL, NULL, 0}
 };
 
