@@ -169,3 +169,7 @@
     .Call(`_dpglmnet_response_standardize_cpp`, y, lower, upper, mean, sd)
 }
 
+.column_histograms_cpp <- function(x, lower, upper, levels, fine_bins, isa) {
+    .Call(`_dpglmnet_column_histograms_cpp`, x, lower, upper, levels, fine_bins, isa)
+}
+
