@@ -341,6 +341,16 @@ response_clamp <- function(y, lower, upper) {
   y
 }
 
+# (clamp(y, lower, upper) - mean) / sd, the standardized response (lower /
+# upper NULL: no clamp); in memory in one pass (src/interface_standardize.cpp).
+response_standardize <- function(y, lower, upper, mean, sd) {
+  if (inherits(y, "dpglmnet_db_response")) {
+    return(response_scale(response_clamp(y, lower, upper), mean, sd))
+  }
+  .response_standardize_cpp(y, if (is.null(lower)) -Inf else lower,
+                            if (is.null(upper)) Inf else upper, mean, sd)
+}
+
 # (y - mean) / sd, the standardized response.
 response_scale <- function(y, mean, sd) {
   if (!inherits(y, "dpglmnet_db_response")) return((y - mean) / sd)

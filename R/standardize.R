@@ -279,10 +279,9 @@ standardize_problem <- function(problem, z, path_releases) {
     ys <- release_column_scales(response_column(y), y_lower, y_upper, y_plan,
                                 if (plan$ranges) noise_y else 0, noise_y, problem$rng,
                                 problem$weights, weight_factor)
-    if (!is.null(ys$lower)) y <- response_clamp(y, ys$lower, ys$upper)
     y_mean <- if (problem$intercept) ys$mean else 0
     y_sd <- ys$sd
-    y <- response_scale(y, y_mean, y_sd)
+    y <- response_standardize(y, ys$lower, ys$upper, y_mean, y_sd)
     # (a spread within noise is not a sign of a small bound: at small n the
     # released counts are mostly noise)
     if (ys$at_bound) {

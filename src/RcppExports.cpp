@@ -543,6 +543,37 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// response_standardize_cpp
+NumericVector response_standardize_cpp(NumericVector y, double lower, double upper, double mean, double sd);
+RcppExport SEXP _dpglmnet_response_standardize_cpp(SEXP ySEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP meanSEXP, SEXP sdSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< double >::type mean(meanSEXP);
+    Rcpp::traits::input_parameter< double >::type sd(sdSEXP);
+    rcpp_result_gen = Rcpp::wrap(response_standardize_cpp(y, lower, upper, mean, sd));
+    return rcpp_result_gen;
+END_RCPP
+}
+// column_histograms_cpp
+NumericMatrix column_histograms_cpp(SEXP x, NumericVector lower, NumericVector upper, int levels, int fine_bins, std::string isa);
+RcppExport SEXP _dpglmnet_column_histograms_cpp(SEXP xSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP levelsSEXP, SEXP fine_binsSEXP, SEXP isaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< int >::type levels(levelsSEXP);
+    Rcpp::traits::input_parameter< int >::type fine_bins(fine_binsSEXP);
+    Rcpp::traits::input_parameter< std::string >::type isa(isaSEXP);
+    rcpp_result_gen = Rcpp::wrap(column_histograms_cpp(x, lower, upper, levels, fine_bins, isa));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_gdp_epsilon_cpp", (DL_FUNC) &_dpglmnet_gdp_epsilon_cpp, 2},
@@ -586,6 +617,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_dpfw_path_cpp", (DL_FUNC) &_dpglmnet_dpfw_path_cpp, 3},
     {"_dpglmnet_nmd_path_cpp", (DL_FUNC) &_dpglmnet_nmd_path_cpp, 3},
     {"_dpglmnet_dpfw_vr_path_cpp", (DL_FUNC) &_dpglmnet_dpfw_vr_path_cpp, 3},
+    {"_dpglmnet_response_standardize_cpp", (DL_FUNC) &_dpglmnet_response_standardize_cpp, 5},
+    {"_dpglmnet_column_histograms_cpp", (DL_FUNC) &_dpglmnet_column_histograms_cpp, 6},
     {NULL, NULL, 0}
 };
 
