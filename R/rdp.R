@@ -138,5 +138,5 @@ noise_multiplier <- function(epsilon, delta, steps, q = 1,
   # The fit's own accountant (src/dpglmnet/accountant.h) with one row.
   .calibrate_cpp(mechanism_table(list(mechanism(
     "", "gaussian", steps, "", calibrated = TRUE, sampling = sampling,
-    sampling_rate = q))), epsilon, delta, orders)
+    sampling_rate = q))), epsilon, delta, orders)$z
 }

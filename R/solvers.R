@@ -79,10 +79,13 @@ plan_private_path_once <- function(problem) {
     list(smoothness_mechanism(problem)),
     scales_mechanisms(problem, path_releases),
     solver_rows))
+  # (the noise level and the ledger's account at it, one core call)
+  calibrated <- calibration(mechanisms, problem$epsilon, problem$delta)
   list(solver = solver, by_radius = by_radius, public_max = public_max,
        release_lambda_max = release_lambda_max, path_releases = path_releases,
        mechanisms = mechanisms, problem = problem,
-       z = calibrate_noise(mechanisms, problem$epsilon, problem$delta))
+       calibration = calibrated,
+       z = calibrated$z)
 }
 
 # The fit of a plan (plan_private_path()): its releases in order, the
@@ -97,7 +100,7 @@ fit_private_path <- function(plan) {
   path_releases <- plan$path_releases
   z <- plan$z
   ledger <- new_privacy_ledger(plan$mechanisms, z, problem$epsilon, problem$delta,
-                               problem$rng)
+                               problem$rng, accounted = plan$calibration$account)
   # the weight sum first: every later release reads omega_i = w_i n / S
   problem <- normalize_weights(problem, z, path_releases)
   # (bound_scaling, from solver = "auto": columns scaled by their public

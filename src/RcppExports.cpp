@@ -101,7 +101,7 @@ BEGIN_RCPP
 END_RCPP
 }
 // calibrate_cpp
-double calibrate_cpp(List mechanisms, double epsilon, double delta, NumericVector orders);
+List calibrate_cpp(List mechanisms, double epsilon, double delta, NumericVector orders);
 RcppExport SEXP _dpglmnet_calibrate_cpp(SEXP mechanismsSEXP, SEXP epsilonSEXP, SEXP deltaSEXP, SEXP ordersSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
