@@ -513,7 +513,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # (which private scales are defaults: afford_private_scales() may replace
   # those by public constants, R/highdim.R)
   scale_defaults <- c(smoothness = is.null(smoothness), clip = is.null(clip))
-  x <- check_x(x)
+  # (its values: below)
+  x <- check_x(x, values = FALSE)
   n <- nrow(x)
   p <- ncol(x)
   response <- check_y(y, n, family$name)
@@ -733,6 +734,15 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     scale_defaults = scale_defaults,
     solver_choice = if (!is.null(auto)) auto$reason
   ), class = "dpglmnet_spec")
+  # x's values are checked for non-finite ones in the fit's first pass over
+  # x, its standardization's first release, when it has one (a pass over x
+  # and a core call fewer; the error comes before anything is released:
+  # release_columns(), R/standardize.R); here otherwise.
+  if (!is.null(problem$standardization) && (is.matrix(x) || inherits(x, "dgCMatrix"))) {
+    problem$validate_x_in_release <- TRUE
+  } else {
+    check_x_values(x)
+  }
   solver_declared$check(problem)
 }
 

@@ -367,7 +367,9 @@ core_settings <- function(problem, ...) {
          trace = problem$trace.it,
          threads = if (is.null(problem$threads)) 1L else problem$threads,
          # per-record weights omega_i and offset o_i (R/weights.R), or NULL
-         weights = problem$weights, offset = problem$offset),
+         weights = problem$weights, offset = problem$offset,
+         # y standardized where the core reads it (R/standardize.R), or NULL
+         response_transform = problem$response_transform),
     list(...))
 }
 

@@ -558,6 +558,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// release_columns_cpp
+List release_columns_cpp(std::string kind, List designs, List settings);
+RcppExport SEXP _dpglmnet_release_columns_cpp(SEXP kindSEXP, SEXP designsSEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
+    Rcpp::traits::input_parameter< List >::type designs(designsSEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(release_columns_cpp(kind, designs, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
 // column_histograms_cpp
 NumericMatrix column_histograms_cpp(SEXP x, NumericVector lower, NumericVector upper, int levels, int fine_bins, std::string isa);
 RcppExport SEXP _dpglmnet_column_histograms_cpp(SEXP xSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP levelsSEXP, SEXP fine_binsSEXP, SEXP isaSEXP) {
@@ -618,6 +631,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_nmd_path_cpp", (DL_FUNC) &_dpglmnet_nmd_path_cpp, 3},
     {"_dpglmnet_dpfw_vr_path_cpp", (DL_FUNC) &_dpglmnet_dpfw_vr_path_cpp, 3},
     {"_dpglmnet_response_standardize_cpp", (DL_FUNC) &_dpglmnet_response_standardize_cpp, 5},
+    {"_dpglmnet_release_columns_cpp", (DL_FUNC) &_dpglmnet_release_columns_cpp, 3},
     {"_dpglmnet_column_histograms_cpp", (DL_FUNC) &_dpglmnet_column_histograms_cpp, 6},
     {NULL, NULL, 0}
 };

@@ -23,17 +23,55 @@ using namespace Rcpp;
 // [[Rcpp::export(.response_standardize_cpp)]]
 NumericVector response_standardize_cpp(NumericVector y, double lower, double upper,
                                        double mean, double sd) {
-  if (!(lower <= upper) || std::isnan(mean) || std::isnan(sd))
-    Rcpp::stop("internal error: a clamp lower <= upper and a mean and sd are needed");
-  const R_xlen_t n = y.size();
-  NumericVector out(n);
-  const double* v = y.begin();
-  double* o = out.begin();
+  return interface::standardize_response(y, lower, upper, mean, sd);
+}
+
+List column_ranges_cpp(SEXP x, List settings);
+List column_moments_cpp(SEXP x, List settings);
+
+namespace {
+
+// 0, or 1 (NA, NaN) / 2 (Inf) for the first non-finite value of a matrix or
+// a dgCMatrix's stored values (R/checks.R's check of x); 0 for a row subset,
+// whose x was checked when it was made (R/rows.R).
+int nonfinite_kind(SEXP x) {
+  SEXP values = R_NilValue;
+  if (Rf_isMatrix(x) && TYPEOF(x) == REALSXP) values = x;
+  else if (Rf_isS4(x) && R_has_slot(x, Rf_install("x"))) values = R_do_slot(x, Rf_install("x"));
+  if (TYPEOF(values) != REALSXP) return 0;
+  const double* v = REAL(values);
+  const R_xlen_t n = XLENGTH(values);
   for (R_xlen_t i = 0; i < n; ++i) {
-    double r = v[i];
-    if (lower > r) r = lower;  // pmax(y, lower)
-    if (upper < r) r = upper;  // pmin(., upper)
-    o[i] = (r - mean) / sd;
+    if (!std::isfinite(v[i])) return std::isnan(v[i]) ? 1 : 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+// One stage of private standardization in one call: for each design (x,
+// then y as a one-column matrix) its range histograms (`kind` "ranges":
+// .column_ranges_cpp) or its clamped moments ("moments": .column_moments_cpp),
+// each with its own settings (seed, noise), in order. With
+// settings[[1]]$validate TRUE the values of the first design (x) are first
+// checked finite, the fit's own check of x (R/checks.R) made here instead of
+// in a call of its own: a non-finite value returns list(nonfinite = 1 (NA,
+// NaN) or 2 (Inf)) before anything is released.
+// [[Rcpp::export(.release_columns_cpp)]]
+List release_columns_cpp(std::string kind, List designs, List settings) {
+  if (designs.size() != settings.size() || (kind != "ranges" && kind != "moments"))
+    Rcpp::stop("internal error: one settings list per design, kind ranges or moments");
+  if (designs.size() > 0) {
+    const List first = settings[0];
+    if (first.containsElementNamed("validate") && as<bool>(first["validate"])) {
+      const int found = nonfinite_kind(designs[0]);
+      if (found) return List::create(Named("nonfinite") = found);
+    }
+  }
+  List out(designs.size());
+  for (R_xlen_t k = 0; k < designs.size(); ++k) {
+    out[k] = kind == "ranges" ? column_ranges_cpp(designs[k], settings[k])
+                              : column_moments_cpp(designs[k], settings[k]);
   }
   return out;
 }
