@@ -90,6 +90,7 @@ plan_private_path_once <- function(problem) {
 fit_private_path <- function(plan) {
   problem <- plan$problem
   warn_scales_fallback(problem)
+  warn_moderate_n(plan)  # (R/moderate-n.R)
   solver <- plan$solver
   by_radius <- plan$by_radius
   public_max <- plan$public_max
