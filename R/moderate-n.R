@@ -23,14 +23,20 @@
 # Electricity (bounds 2 max|x|), cv.dpglmnet() at its defaults:
 # - crit <= 0.75: DP-CD resolves the columns (0.32-0.36 of the mean's MSE
 #   on the generated gaussian designs);
-# - 1 <= crit <= 1.5: DP-CD at standardize.budget 0.3 collapses to the mean
-#   model in most fits (0.81 of the mean's MSE), while 0.6 resolves them
-#   (0.51); on the real subsamples in that band: California epsilon 0.5,
-#   n = 3000 1.01 -> 0.50, Electricity epsilon 0.5, n = 2000 1.08 -> 0.58
-#   and epsilon 1, n = 1000 1.00 -> 0.62 (misclassification / majority's).
-#   Below the band a larger share helped California and hurt Electricity;
-#   above it (crit >= 1.5) nothing is resolved at either share, and 0.6-0.8
-#   made the worst fits worse (p = 30, n = 400: 1.3 -> 3.7 of the mean's).
+# - 0.8 <= crit <= 1.5: DP-CD at standardize.budget 0.3 collapses to the
+#   mean model in many fits, while 0.6 resolves the columns. Where
+#   cv.dpglmnet()'s training part affords one lambda it fits all n records,
+#   whose crit is 0.8 of the part's: a band from 1 (of the fit's own n)
+#   missed most of them, from 0.8 it caught them (generated gaussian,
+#   crit of the part in [1, 1.5): 0.70 -> 0.50 of the mean's MSE; California
+#   epsilon 0.5, n = 3000: 1.05 -> 0.48, epsilon 2, n = 700: 1.04 -> 0.66;
+#   Electricity epsilon 1, n = 1000: 1.21 -> 0.63, epsilon 0.5, n = 2000:
+#   1.00 -> 0.63, misclassification over the majority's), at a cost of at
+#   most 0.02 elsewhere. From 0.7 it made California epsilon 0.5, n = 5000
+#   worse (0.46 -> 0.55). Above the band (crit >= 1.5) nothing is resolved
+#   at either share, and 0.6-0.8 made the worst fits worse (p = 30,
+#   n = 400: 1.3 -> 3.7 of the mean's); a smaller share (0.15-0.2) helped
+#   binomial designs and hurt gaussian ones.
 # - The l1 rule of R/highdim.R (dpfw on columns scaled by their public
 #   bounds) was 0.4-0.6 of the mean's MSE on every generated design, but
 #   1.0-1.4 on California and 1.1-1.3 (misclassification) on Electricity
@@ -40,7 +46,7 @@
 #   names it.
 moderate_n_constants <- list(
   # the band of crit (at the default share) where the moments get more
-  band = c(1, 1.5),
+  band = c(0.8, 1.5),
   # the default standardize.budget, and the one in the band
   budget = 0.3, band_budget = 0.6,
   # at and above this crit (at the share used) the fit warns
@@ -68,13 +74,27 @@ moderate_n_criterion <- function(n, p, epsilon, delta, scale_y, budget) {
 }
 
 # The share of mu^2 the standardization takes when `standardize.budget` is
-# not given: 0.3, or 0.6 when the criterion at 0.3 lies in the band above
-# (public). `standardize`: whether the fit standardizes.
+# not given: 0.3, or 0.6 when the criterion at 0.3 lies in the band
+# [0.8, 1.5] (public). `standardize`: whether the fit standardizes.
 default_standardize_budget <- function(n, p, epsilon, delta, scale_y, standardize) {
   k <- moderate_n_constants
   if (!standardize || !is.finite(epsilon)) return(k$budget)
   crit <- moderate_n_criterion(n, p, epsilon, delta, scale_y, k$budget)
   if (crit >= k$band[1] && crit <= k$band[2]) k$band_budget else k$budget
+}
+
+# The plan's share of the standardization (schedule_problem(), R/solvers.R):
+# the user's `standardize.budget`, or default_standardize_budget(), when the
+# other shares leave the path at least 0.2 of mu^2 (else the default 0.3).
+# Planning a planned problem again gives the same share.
+plan_standardize_budget <- function(problem) {
+  plan <- problem$standardization
+  if (isTRUE(problem$standardize_budget_given) || is.null(plan)) return(problem)
+  budget <- default_standardize_budget(problem$n, problem$p, problem$epsilon,
+                                       problem$delta, plan$scale_y, TRUE)
+  others <- sum(budget_shares(problem)) - problem$standardize.budget
+  if (others + budget <= 0.8) problem$standardize.budget <- budget
+  problem
 }
 
 # The criterion of a plan (plan_private_path(), R/solvers.R): from its

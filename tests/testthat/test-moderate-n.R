@@ -35,16 +35,17 @@ test_that("the criterion is 16 thr(p) f_m z / n of the plan's second-moment rele
   }
 })
 
-test_that("the default share: 0.6 exactly where the criterion at 0.3 is in [1, 1.5]", {
+test_that("the default share: 0.6 exactly where the criterion at 0.3 is in [0.8, 1.5]", {
   budget <- function(n, p, epsilon, scale_y = TRUE, standardize = TRUE) {
     dpglmnet:::default_standardize_budget(n, p, epsilon, 1 / n^2, scale_y, standardize)
   }
   # (criteria at 0.3: 2.89, 1.27, 0.96, 0.23, 0.70)
+  expect_identical(dpglmnet:::moderate_n_constants$band, c(0.8, 1.5))
   expect_equal(budget(400, 10, 1), 0.3)      # nothing to resolve: no more budget
   expect_equal(budget(1000, 10, 1), 0.6)
-  expect_equal(budget(2000, 10, 1), 0.3)
+  expect_equal(budget(2000, 10, 1), 0.6)      # 0.96
   expect_equal(budget(5000, 3, 1), 0.3)
-  expect_equal(budget(1000, 3, 1), 0.3)
+  expect_equal(budget(1000, 3, 1), 0.3)       # 0.70
   expect_equal(budget(1000, 10, Inf), 0.3)
   expect_equal(budget(1000, 10, 1, standardize = FALSE), 0.3)
   # large n, as the paper's data: unchanged
@@ -54,9 +55,22 @@ test_that("the default share: 0.6 exactly where the criterion at 0.3 is in [1, 1
   for (n in c(600, 800, 1000, 1200, 1500, 2000)) for (p in c(3, 10, 30)) {
     for (epsilon in c(0.5, 1, 2)) {
       c0 <- crit(n, p, epsilon)
-      expect_equal(budget(n, p, epsilon), if (c0 >= 1 && c0 <= 1.5) 0.6 else 0.3)
+      expect_equal(budget(n, p, epsilon), if (c0 >= 0.8 && c0 <= 1.5) 0.6 else 0.3)
     }
   }
+})
+
+test_that("the share is raised only when the path keeps at least 0.2 of mu^2", {
+  set.seed(6)
+  n <- 1000; p <- 10
+  x <- matrix(rnorm(n * p), n, p)
+  y <- rnorm(n)
+  plan <- function(...) dpglmnet:::schedule_problem(dpglmnet:::checked_spec(
+    x, y, list(epsilon = 1, x.bounds = 4, y.bound = 8, ...)))$standardize.budget
+  expect_equal(plan(), 0.6)
+  # clip = "quantile" with clip.budget 0.3: 0.6 + 0.3 > 0.8, so 0.3
+  expect_equal(plan(clip = "quantile", clip.budget = 0.3), 0.3)
+  expect_equal(plan(clip = "quantile", clip.budget = 0.2), 0.6)
 })
 
 test_that("the rule reads no data: same shapes, different values, same plan", {
@@ -69,8 +83,14 @@ test_that("the rule reads no data: same shapes, different values, same plan", {
   arguments <- list(epsilon = 1, x.bounds = 4, y.bound = 8)
   s1 <- dpglmnet:::checked_spec(x1, y1, arguments)
   s2 <- dpglmnet:::checked_spec(x2, y2, arguments)
-  expect_equal(s1$standardize.budget, 0.6)
-  expect_identical(s1$standardize.budget, s2$standardize.budget)
+  # the spec keeps the default; the plan (its schedule) sets the share
+  expect_equal(s1$standardize.budget, 0.3)
+  expect_equal(dpglmnet:::schedule_problem(s1)$standardize.budget, 0.6)
+  expect_identical(dpglmnet:::schedule_problem(s1)$standardize.budget,
+                   dpglmnet:::schedule_problem(s2)$standardize.budget)
+  # planning a planned problem again gives the same share
+  expect_equal(dpglmnet:::schedule_problem(dpglmnet:::schedule_problem(s1))$standardize.budget,
+               0.6)
   p1 <- dpglmnet:::plan_private_path(s1)
   p2 <- dpglmnet:::plan_private_path(s2)
   expect_identical(p1$mechanisms, p2$mechanisms)
