@@ -26,6 +26,8 @@ solvers_with <- function(what) {
 # `single_requested` (cv.dpglmnet() when a split would leave one lambda) a
 # single lambda. Planning a planned problem again gives the same schedule.
 schedule_problem <- function(problem) {
+  # (the standardization's share first: the schedule reads it; R/moderate-n.R)
+  problem <- plan_standardize_budget(problem)
   schedule <- choose_schedule(problem$nlambda_given, problem$passes_given, problem$lambda,
                               problem$solver, problem$epsilon, problem$delta, problem$n,
                               problem$p, problem$intercept, problem$clip,
@@ -93,6 +95,7 @@ plan_private_path_once <- function(problem) {
 fit_private_path <- function(plan) {
   problem <- plan$problem
   warn_scales_fallback(problem)
+  warn_moderate_n(plan)  # (R/moderate-n.R)
   solver <- plan$solver
   by_radius <- plan$by_radius
   public_max <- plan$public_max
