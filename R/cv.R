@@ -514,7 +514,7 @@ refit_budget <- function(x, y, x_train, y_train, arguments, epsilon, delta,
   plan_refit <- list(settings = list(
     standardize = !is.null(path_plan$standardization),
     path_parameter = if (solver_object(path_plan$solver)$by_radius) "radius" else "lambda"))
-  mu <- .gdp_mu_cpp(epsilon, delta)
+  mu <- plan_gdp_mu(epsilon, delta)
   refit_epsilon <- .gdp_epsilon_cpp(sqrt(refit.budget) * mu, delta)
   # The refit's ledger does not depend on the value of its lambda: 1 stands
   # in for the choice.

@@ -807,7 +807,7 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
     return(fixed)
   }
   coordinates <- p + intercept
-  mu_path <- .gdp_mu_cpp(epsilon, delta) * sqrt(1 - standardize.budget)
+  mu_path <- plan_gdp_mu(epsilon, delta) * sqrt(1 - standardize.budget)
   # (a released clip, "quantile", is taken at the nominal 1 per coordinate)
   per_coordinate_clip <- if (is.numeric(clip)) clip / sqrt(coordinates) else 1
   releases <- (0.05 * mu_path * n / (2 * per_coordinate_clip))^2

@@ -83,7 +83,7 @@ highdim_rule <- function(n, p, epsilon, family, alpha, lambda, nlambda, x.bounds
 # kappa = 0.3 (8 / 15 / 34 steps).
 highdim_steps <- function(n, p, epsilon, delta) {
   k <- highdim_rule_constants
-  mu <- .gdp_mu_cpp(epsilon, delta)
+  mu <- plan_gdp_mu(epsilon, delta)
   steps <- k$kappa * mu * n / log(2 * p)
   as.integer(max(k$steps_min, min(k$steps_max, round(steps))))
 }

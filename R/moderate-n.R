@@ -61,7 +61,7 @@ moderate_n_constants <- list(
 # n / 20. Public; Inf-free for finite epsilon, 0 for epsilon = Inf.
 moderate_n_criterion <- function(n, p, epsilon, delta, scale_y, budget) {
   if (!is.finite(epsilon)) return(0)
-  mu <- .gdp_mu_cpp(epsilon, delta)
+  mu <- plan_gdp_mu(epsilon, delta)
   y_share <- if (scale_y) y_standardization_share * budget else 0
   x_share <- budget - y_share
   # noise multipliers f z of one group: sqrt(releases / (share mu^2))

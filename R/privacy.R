@@ -131,6 +131,20 @@ calibration <- function(mechanisms, epsilon, delta, orders = default_orders()) {
 
 calibration_cache <- new.env(parent = emptyenv())
 
+# The GDP parameter mu of (epsilon, delta)-DP (the accountant's gdp_mu()),
+# for the plan's public rules (the schedule, the moderate-n criterion, the
+# Frank-Wolfe steps, cv's refit budget): one core call per (epsilon, delta),
+# remembered, so that a fit's rules share it.
+plan_gdp_mu <- function(epsilon, delta) {
+  key <- sprintf("mu|%a|%a", epsilon, delta)
+  mu <- calibration_cache[[key]]
+  if (is.null(mu)) {
+    mu <- .gdp_mu_cpp(epsilon, delta)
+    assign(key, mu, envir = calibration_cache)
+  }
+  mu
+}
+
 # The ledger of one fit: the mechanisms with calibrated rows at noise level
 # z, and what they spend together (src/dpglmnet/accountant.h decides how
 # they compose). With epsilon = Inf nothing is noised and nothing is spent
