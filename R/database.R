@@ -93,7 +93,7 @@
 #'   DBI::dbDisconnect(con)
 #' }
 #' @export
-db_table <- function(con, table, x, y) {
+db_table <- function(con, table, x, y, key = NULL) {
   if (!requireNamespace("DBI", quietly = TRUE)) {
     dpglmnet_abort("con", "needs the package DBI: install it to fit on a database table.")
   }
@@ -130,12 +130,19 @@ db_table <- function(con, table, x, y) {
     dpglmnet_abort("y", "must name one response column.")
   }
   if (y %in% x) dpglmnet_abort("y", sprintf("(\"%s\") is also a column of `x`.", y))
+  if (!is.null(key) && (!is.character(key) || length(key) != 1L || is.na(key) ||
+                        !nzchar(key))) {
+    dpglmnet_abort("key", "must be NULL or name one column (a string).")
+  }
   # The schema (public): a query for no rows.
   schema <- DBI::dbGetQuery(con, sprintf("SELECT * FROM %s WHERE 1 = 0", from))
   missing_columns <- setdiff(c(x, y), names(schema))
   if (length(missing_columns)) {
     dpglmnet_abort(if (all(missing_columns == y)) "y" else "x", sprintf(
       "names column(s) not in the table: %s.", paste(missing_columns, collapse = ", ")))
+  }
+  if (!is.null(key) && !key %in% names(schema)) {
+    dpglmnet_abort("key", sprintf("names a column not in the table: %s.", key))
   }
   # (numeric only: a boolean column has no CAST to a double in PostgreSQL;
   # store 0/1 or use a view)
@@ -151,7 +158,7 @@ db_table <- function(con, table, x, y) {
       "(\"%s\") is not numeric: store a binomial response as 0/1 (a boolean",
       "column in a view, CASE WHEN b THEN 1 ELSE 0 END)."), y))
   }
-  structure(list(con = con, from = from, x = x, y = y), class = "dpglmnet_table")
+  structure(list(con = con, from = from, x = x, y = y, key = key), class = "dpglmnet_table")
 }
 
 #' @export
@@ -179,13 +186,28 @@ database_double_type <- function(con) {
 # DP-CD solver's start_gradient and path).
 fit_from_database <- function(call, env) {
   values <- given_arguments(call, env, names(formals(dpglmnet)))
-  table <- values[["x"]]
   if (!is.null(values[["y", exact = TRUE]])) {
     dpglmnet_abort("y", "must not be given with a database table: name it in db_table(y = ).")
   }
   if (!is.null(values[["data", exact = TRUE]])) {
     dpglmnet_abort("data", "is for the formula interface, not for a database table.")
   }
+  inputs <- database_inputs(values[["x"]], values)
+  x <- inputs$source
+  y <- inputs$response
+  fit <- eval(as.call(c(list(dpglmnet, x = quote(x), y = quote(y)), inputs$arguments)))
+  fit$call <- public_call(call, "dpglmnet")
+  fit
+}
+
+# The data of a fit on `table` (a "dpglmnet_table") with the arguments
+# `values` of dpglmnet() (those given): the checks of the arguments that a
+# table does not support (before any query), the source of x (n from
+# COUNT(*)), the values checked as in memory, the response, and the
+# arguments for the matrix path of dpglmnet() (solver "dpcd"; the defaults
+# that would release quantiles replaced by public ones). Shared by
+# dpglmnet() and cv.dpglmnet() on a table (R/database-cv.R).
+database_inputs <- function(table, values) {
   # ("auto", the default, is DP-CD on a table: the only solver there)
   solver <- if (is.null(values$solver) || identical(values$solver, "auto")) "dpcd"
             else values$solver
@@ -230,11 +252,7 @@ fit_from_database <- function(call, env) {
     if (is.null(values$clip)) arguments$clip <- sqrt(length(table$x) + intercept)
     if (is.null(values$smoothness)) arguments$smoothness <- "bounds"
   }
-  x <- source
-  y <- response
-  fit <- eval(as.call(c(list(dpglmnet, x = quote(x), y = quote(y)), arguments)))
-  fit$call <- public_call(call, "dpglmnet")
-  fit
+  list(source = source, response = response, family = family, arguments = arguments)
 }
 
 # The x of a database fit (class "dpglmnet_db"): the connection, the FROM
@@ -378,13 +396,20 @@ column_moments <- function(x, settings) {
     sums[[paste0("q", j)]] <- sprintf("SUM(%s * %s)", v, v)
   }
   row <- unlist(database_query(x, sql_aggregate(x, sums)))
+  moments_from_sums(row[paste0("s", seq_len(p))], row[paste0("q", seq_len(p))], n, settings)
+}
+
+# The released moments from the exact column sums `s` and sums of squares
+# `q` of n records: the noise drawn as private_column_moments() draws it.
+moments_from_sums <- function(s, q, n, settings) {
+  p <- length(q)
   stream <- .noise_stream_cpp(settings)
   mean <- if (!is.null(settings$mean_sd)) numeric(p) else numeric()
   second <- numeric(p)
   for (j in seq_len(p)) {
-    second[j] <- row[[paste0("q", j)]] / n
+    second[j] <- q[[j]] / n
     if (!is.null(settings$mean_sd)) {
-      mean[j] <- row[[paste0("s", j)]] / n
+      mean[j] <- s[[j]] / n
       if (settings$mean_sd[[j]] > 0) {
         mean[j] <- mean[j] + settings$mean_sd[[j]] * .noise_gaussian_cpp(stream, 1L)
       }
