@@ -316,10 +316,11 @@ database_curve_sums <- function(fit, valid, y, family, type.measure, loss.bound,
   a0 <- as.double(fit$a0)
   n <- function(v) sql_number(valid, v)
   q <- function(name) sql_name(valid, name)
+  fence <- sql_fence(valid)
   nested <- function(columns, from, alias) {
-    sprintf("(SELECT %s FROM %s) AS %s",
+    sprintf("(SELECT %s FROM %s%s) AS %s",
             paste(sprintf("%s AS %s", unlist(columns), vapply(names(columns), q, "")),
-                  collapse = ", "), from, q(alias))
+                  collapse = ", "), from, fence, q(alias))
   }
   # the records clamped as the fit read them (c1..cp) and y, as it is
   clamped <- lapply(seq_len(p), function(j) {
@@ -364,12 +365,12 @@ database_curve_sums <- function(fit, valid, y, family, type.measure, loss.bound,
       names(losses) <- paste0("l", ks)
     }
     lossy <- nested(losses, linear, "dpglmnet_losses")
-    # u = min(l, B) / B in [0, 1] (min(l / B, 1) number for number; a NULL
-    # loss, from a non-finite path, counts as B)
+    # u = min(l, B) / B in [0, 1] (min(l / B, 1) number for number, every
+    # loss being >= 0; a NULL loss, from a non-finite path, counts as B)
     units <- lapply(ks, function(k) {
       l <- q(paste0("l", k))
-      sprintf("(CASE WHEN %s IS NULL THEN %s WHEN %s < %s THEN (CASE WHEN %s > %s THEN %s ELSE %s END) / %s ELSE %s END)",
-              l, n(1), l, n(loss.bound), l, n(0), l, n(0), n(loss.bound), n(1))
+      sprintf("(CASE WHEN %s < %s THEN %s / %s ELSE %s END)", l, n(loss.bound), l,
+              n(loss.bound), n(1))
     })
     names(units) <- paste0("u", ks)
     unit_source <- valid
@@ -385,6 +386,18 @@ database_curve_sums <- function(fit, valid, y, family, type.measure, loss.bound,
     s2[ks] <- as.numeric(row[paste0("q", ks)])
   }
   list(s = s, q = s2)
+}
+
+# Appended to each subquery of the curve's query so that the engine
+# computes its columns once per record instead of inlining them into the
+# query above, where every reference would compute them again (the
+# losses, their clamps and squares refer to the linear predictors several
+# times: inlined, the curve took 77 s on PostgreSQL for 2e4 validation
+# records, 5 lambdas and p = 10). An OFFSET keeps a subquery from being
+# flattened in PostgreSQL and SQLite (which needs a LIMIT before it; -1:
+# none).
+sql_fence <- function(source) {
+  if (inherits(source$con, "SQLiteConnection")) " LIMIT -1 OFFSET 0" else " OFFSET 0"
 }
 
 # A record's loss l(eta, y) of validation_loss() in SQL (before the clip).
