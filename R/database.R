@@ -37,7 +37,13 @@
 #' refused when asked for, and an unstandardized private fit on a table
 #' defaults to `clip = sqrt(p + 1)` and `smoothness = "bounds"` instead
 #' (standardized fits, the default with `x.bounds`, need neither).
-#' `cv.dpglmnet()` does not take a table yet.
+#'
+#' [cv.dpglmnet()] takes a table too: its split is drawn in R as in memory
+#' and written by the database as two temporary tables (the rows numbered
+#' in the order of `key`, else in the engine's scan order), the path is
+#' DP-CD on the training part, and the validation curve is one aggregate
+#' per 100 lambdas over the validation part. See the section On a database
+#' table of [cv.dpglmnet()], which also says when `key` is needed.
 #'
 #' @section Privacy:
 #' As in memory (see [dpglmnet()]): `n` (the table's row count, read with
@@ -78,6 +84,12 @@
 #' @param x Names of the numeric columns of the design matrix (at least 1).
 #' @param y Name of the response column: numeric for `family = "gaussian"`,
 #'   0/1 for `"binomial"` (the class names are then `"0"` and `"1"`).
+#' @param key `NULL`, or the name of a column of public row keys (unique,
+#'   assigned without looking at the records' values, such as an insertion
+#'   number): [cv.dpglmnet()] numbers the rows by it (`ORDER BY key`) before
+#'   drawing its split, so that the split is the same on every engine and
+#'   whatever order the rows are stored in. Without it the rows are numbered
+#'   in the engine's scan order. [dpglmnet()] does not read it.
 #' @return An object of class `"dpglmnet_table"` for [dpglmnet()]'s `x`
 #'   (then `y` is not given to [dpglmnet()]).
 #' @examples
@@ -90,6 +102,11 @@
 #'   fit <- dpglmnet(db_table(con, "records", x = c("a", "b"), y = "y"),
 #'                   epsilon = 1, x.bounds = 4, y.bound = 10, nlambda = 3, passes = 2)
 #'   print(fit)
+#'   # cross-validation on the table: the split is drawn as in memory
+#'   cvfit <- cv.dpglmnet(db_table(con, "records", x = c("a", "b"), y = "y"),
+#'                        epsilon = 1, x.bounds = 4, y.bound = 10, nlambda = 3,
+#'                        passes = 2)
+#'   print(cvfit)
 #'   DBI::dbDisconnect(con)
 #' }
 #' @export
