@@ -51,7 +51,9 @@
 #'   split took 0.47 s on SQLite and 0.38 s on PostgreSQL, a pass 0.65 s
 #'   and 1.5 s, the curve 0.13 s and 0.04 s, the whole cv 17 s and 32 s
 #'   (1.4 s in memory; over half of it the private standardization's
-#'   queries).
+#'   queries). At n = 1e6 the split took 2.3 s on SQLite and 5.7 s on
+#'   PostgreSQL (3.1 s and 7.3 s ordered by a key), against 5.4 s and
+#'   10.7 s per DP-CD pass (`inst/bench/results/2026-11-25-database.md`).
 #' * Privacy needs what memory needs: the numbering must not depend on the
 #'   records' values, as the row order of an in-memory x must not (the
 #'   split is then independent of the data and the returned row numbers
