@@ -4,7 +4,11 @@
 # in memory on the same records at the same seed (checked equal).
 #
 #   R_LIBS=<lib> Rscript inst/bench/database_cv.R [--n=1e5] [--p=10]
-#       [--backends=sqlite,postgres]
+#       [--backends=sqlite,postgres] [--split-n=1e6]
+#
+# --split-n: also time the split alone (numbering, the drawn numbers, the
+# two parts) at these sizes, in scan order and ordered by a key column,
+# beside one aggregate over the training part (a DP-CD step reads as much).
 #
 # Every cv: epsilon = 1, x.bounds = 5, y.bound = 20, nlambda = 5, passes = 2,
 # validation.fraction = 0.2, DP-CD. Columns:
@@ -109,4 +113,32 @@ for (n in sizes) {
     server$close()
   }
   print(do.call(rbind, out), row.names = FALSE)
+}
+
+split_sizes <- as.numeric(strsplit(option("split-n", ""), ",")[[1L]])
+split_rows <- list()
+for (n in split_sizes) {
+  data <- make_records(n, p)
+  for (backend in backends) {
+    server <- open_backend(backend)
+    if (is.null(server)) next
+    set.seed(3)
+    frame <- data.frame(data$x, y = data$y, id = sample.int(n))
+    dbWriteTable(server$con, "records", frame, overwrite = TRUE)
+    for (key in list(NULL, "id")) {
+      table <- db_table(server$con, "records", x = colnames(data$x), y = "y", key = key)
+      source <- dpglmnet:::database_source(table)
+      validation <- sort(sample.int(n, round(0.2 * n)))
+      split_s <- system.time(parts <- dpglmnet:::database_split(table, source,
+                                                                validation))[["elapsed"]]
+      step_s <- system.time(dbGetQuery(server$con, sprintf(
+        "SELECT SUM(x1 * y) AS s FROM %s", parts$train$from)))[["elapsed"]]
+      parts$drop()
+      split_rows[[length(split_rows) + 1L]] <- data.frame(
+        backend = backend, n = n, order = if (is.null(key)) "scan" else "key",
+        split_s = round(split_s, 2), one_aggregate_s = round(step_s, 3))
+    }
+    server$close()
+  }
+  print(do.call(rbind, split_rows), row.names = FALSE)
 }
