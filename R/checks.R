@@ -130,7 +130,7 @@ check_y <- function(y, n, family) {
 # several trials per record, which would need per-record weights (not
 # supported): the error says so, and how to expand them.
 response_matrix <- function(y, n, family) {
-  if (family != "binomial") {
+  if (!dpglmnet_family(family)$classes) {
     dpglmnet_abort("y", sprintf(paste(
       "must be a vector (or a one-column matrix) for family = \"%s\", not a",
       "%d-column %s."), family, ncol(y), if (is.data.frame(y)) "data frame" else "matrix"))

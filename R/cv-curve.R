@@ -4,19 +4,15 @@
 # post-processing (cvm, cvsd, lambda.min, lambda.1se), printed and plotted
 # as glmnet prints and plots a cv.glmnet fit.
 
-# The measures each family accepts (the first is "default"), and their
-# names as glmnet prints them.
-cv_measures <- list(
-  gaussian = c("mse", "deviance", "mae"),
-  binomial = c("deviance", "class", "mse", "mae")
-)
+# The measures each family accepts (the first is "default": the family's
+# `cv_measures`, R/family.R), and their names as glmnet prints them.
 cv_measure_choices <- c("default", "mse", "deviance", "class", "mae", "auc")
 
 cv_measure_name <- function(type.measure, family) {
   switch(type.measure,
     mse = "Mean-Squared Error",
     mae = "Mean Absolute Error",
-    deviance = if (family == "gaussian") "Mean-Squared Error" else "Binomial Deviance",
+    deviance = dpglmnet_family(family)$deviance_name,
     class = "Misclassification Error")
 }
 
@@ -24,8 +20,7 @@ cv_measure_name <- function(type.measure, family) {
 # sensitivity has no useful bound), others checked against the family.
 check_measure <- function(type.measure, family) {
   type.measure <- check_choice(type.measure, cv_measure_choices, "type.measure")
-  allowed <- cv_measures[[family]]
-  if (is.null(allowed)) allowed <- c("mse", "mae")
+  allowed <- dpglmnet_family(family)$cv_measures
   if (type.measure == "auc") {
     dpglmnet_abort("type.measure", paste(
       "= \"auc\" is not offered: the AUC is not a mean of per-record losses.",
@@ -76,11 +71,10 @@ default_loss_bound <- function(type.measure, fit, y.bound) {
     # max(|lower|, |upper|), which bounds |y| of the clamped response)
     if (!is.null(y_sd) && !identical(y_sd, 1)) 2 * y_sd else y.bound
   }
-  bound <- switch(type.measure,
-    mse = if (fit$family == "gaussian") residual()^2 else 2,
-    mae = if (fit$family == "gaussian") residual() else 2,
-    deviance = if (fit$family == "gaussian") residual()^2 else 2 * log(20),
-    class = 1)
+  family <- dpglmnet_family(fit$family)
+  # (the residual's bound only for a response clamped to y.bound)
+  bound <- family$default_loss_bound(type.measure,
+                                     if (family$bounded_response) residual())
   min(bound, max_loss_bound)
 }
 

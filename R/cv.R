@@ -242,10 +242,10 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   # (before any computation), split with the records below (R/weights.R)
   weighting <- check_weights(given("weights"), n, given("weights.bound"), epsilon)
   offsetting <- check_offset(given("offset"), n, given("offset.bound"), epsilon)
-  if (family$name == "gaussian" && is.null(loss.bound) && is.null(given("y.bound"))) {
-    dpglmnet_abort("loss.bound", paste(
-      "or `y.bound` must be given for family = \"gaussian\": the validation",
-      "loss is clipped to a public bound, its sensitivity."))
+  if (family$bounded_response && is.null(loss.bound) && is.null(given("y.bound"))) {
+    dpglmnet_abort("loss.bound", sprintf(paste(
+      "or `y.bound` must be given for family = \"%s\": the validation",
+      "loss is clipped to a public bound, its sensitivity."), family$name))
   }
 
   # The plan, before the split (public: n, p, the budget and the
@@ -446,7 +446,7 @@ max_loss_bound <- 1e100
 
 # "lambda", or "radius" for the l1-ball solvers (a planned problem).
 planned_parameter <- function(problem) {
-  if (problem$solver %in% l1_solver_names) "l1 radius" else "lambda"
+  if (solver_object(problem$solver)$by_radius) "l1 radius" else "lambda"
 }
 
 # dpglmnet(x, y, <arguments>) on all records at the automatic schedule's
@@ -459,17 +459,11 @@ planned_parameter <- function(problem) {
 single_lambda_fit <- function(x, y, arguments) {
   call <- public_call(as.call(c(list(quote(dpglmnet), x = quote(x), y = quote(y)),
                                 arguments)), "dpglmnet")
-  problem <- planned_problem(x, y, arguments, quiet = FALSE)
-  schedule <- choose_schedule(NULL, arguments[["passes", exact = TRUE]], NULL,
-                              problem$solver, problem$epsilon, problem$delta, problem$n,
-                              problem$p, problem$intercept, problem$clip,
-                              !is.null(problem$standardization),
-                              problem$standardize.budget, single = TRUE)
-  problem$nlambda <- 1L
-  problem$single_lambda <- TRUE
-  problem$passes <- as.integer(if (is.null(arguments[["passes", exact = TRUE]]))
-                                 schedule$passes else problem$passes)
-  new_dpglmnet(problem, fit_private_path(problem), call)
+  spec <- checked_spec(x, y, arguments, quiet = FALSE)
+  spec$x <- x  # (checked on a row subset of all records, fitted on x itself)
+  spec$single_requested <- TRUE
+  plan <- plan_private_path(spec)
+  new_dpglmnet(plan$problem, fit_private_path(plan), call)
 }
 
 # dpglmnet(x, y, <arguments>) with x and y passed by name, so the fit's
@@ -516,7 +510,7 @@ refit_budget <- function(x, y, x_train, y_train, arguments, epsilon, delta,
   path_plan <- planned_problem(x_train, y_train, with_budget(path_arguments, epsilon))
   plan_refit <- list(settings = list(
     standardize = !is.null(path_plan$standardization),
-    path_parameter = if (path_plan$solver %in% l1_solver_names) "radius" else "lambda"))
+    path_parameter = if (solver_object(path_plan$solver)$by_radius) "radius" else "lambda"))
   mu <- .gdp_mu_cpp(epsilon, delta)
   refit_epsilon <- .gdp_epsilon_cpp(sqrt(refit.budget) * mu, delta)
   # The refit's ledger does not depend on the value of its lambda: 1 stands
@@ -583,13 +577,25 @@ largest_admissible <- function(total, start, upper, tolerance = 1e-6) {
   lo
 }
 
-# The checked problem dpglmnet(x, y, <arguments>) would fit, without
-# fitting: dpglmnet()'s formals bound in one frame as a call binds them
-# (the given values; the defaults as promises in that frame, so defaults
-# that refer to other arguments see them), then check_problem() on them.
-# Planning repeats nothing that reads the data beyond the input checks; its
-# messages and warnings are the fit's, which says them when it runs.
+# The planned problem dpglmnet(x, y, <arguments>) would fit, without
+# fitting: its spec (checked_spec()) and its plan's schedule, from public
+# inputs only (the plan itself: planned_ledger()).
 planned_problem <- function(x, y, arguments, quiet = TRUE) {
+  schedule_problem(checked_spec(x, y, arguments, quiet))
+}
+
+# The spec of dpglmnet(x, y, <arguments>) (check_problem()): dpglmnet()'s
+# formals bound in one frame as a call binds them (the given values; the
+# defaults as promises in that frame, so defaults that refer to other
+# arguments see them), then check_problem() on them. x was checked by the
+# caller, and is not scanned again; the messages and warnings of the checks
+# are the fit's, which says them when it runs.
+checked_spec <- function(x, y, arguments, quiet = TRUE) {
+  # (x, checked by the caller, as a row subset of all its records: the plan
+  # reads its size, not its values, which are not scanned again, R/rows.R)
+  if (!inherits(x, "dpglmnet_rows") && !is_database_source(x)) {
+    x <- record_subset(x, seq_len(nrow(x)))
+  }
   defaults <- formals(dpglmnet)
   frame <- new.env(parent = environment(dpglmnet))
   given <- c(list(x = x, y = y), arguments)

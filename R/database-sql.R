@@ -73,14 +73,10 @@ sql_linear_predictor <- function(source, coef, p, intercept, transform) {
   paste0("(", paste(terms, collapse = " + "), ")")
 }
 
-# The derivative of the loss l'(eta, y) (src/dpglmnet/loss.h): eta - y, or
-# 1 / (1 + exp(-eta)) - y with eta clamped to +-708 first, as the core's
-# vectorized kernels do (and so that no engine's EXP overflows).
-sql_derivative <- function(source, family, eta, y) {
-  if (family == "gaussian") return(sprintf("(%s - %s)", eta, y))
-  limited <- sql_clamp(source, eta, -708, 708)
-  sprintf("(%s / (%s + EXP(-%s)) - %s)", sql_number(source, 1), sql_number(source, 1),
-          limited, y)
+# The derivative of the loss l'(eta, y) (src/dpglmnet/loss.h), as the
+# family writes it in SQL (R/family.R).
+sql_derivative <- function(source, family, eta, y, parameter = NULL) {
+  dpglmnet_family(family, parameter = parameter)$sql_derivative(source, eta, y)
 }
 
 # term clipped to [-clip, clip] (clip = Inf: unclipped), as kernels.h:

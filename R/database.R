@@ -225,14 +225,16 @@ fit_from_database <- function(call, env) {
 # that would release quantiles replaced by public ones). Shared by
 # dpglmnet() and cv.dpglmnet() on a table (R/database-cv.R).
 database_inputs <- function(table, values) {
-  # ("auto", the default, is DP-CD on a table: the only solver there)
-  solver <- if (is.null(values$solver) || identical(values$solver, "auto")) "dpcd"
-            else values$solver
-  if (!identical(solver, "dpcd")) {
+  # ("auto", the default, is the solver that runs on a table: DP-CD)
+  in_database <- solvers_with("in_database")
+  solver <- values$solver
+  if (is.null(solver) || identical(solver, "auto")) solver <- in_database[1L]
+  if (!(is.character(solver) && length(solver) == 1L && solver %in% in_database)) {
     dpglmnet_abort("solver", sprintf(paste(
-      "= \"%s\" does not run in a database: only \"dpcd\" does (each of its",
+      "= \"%s\" does not run in a database: only %s does (each of its",
       "coordinate steps is one aggregate query). Read the data into memory for",
-      "the other solvers."), paste(solver, collapse = "\", \"")))
+      "the other solvers."), paste(solver, collapse = "\", \""),
+      paste0('"', in_database, '"', collapse = ", ")))
   }
   for (name in c("weights", "offset")) {
     if (!is.null(values[[name, exact = TRUE]])) {
@@ -258,7 +260,7 @@ database_inputs <- function(table, values) {
                              expr = database_response_expr(source, table$y)),
                         class = "dpglmnet_db_response")
   arguments <- values[setdiff(names(values), c("x", "y", "data"))]
-  arguments$solver <- "dpcd"
+  arguments$solver <- solver
   # The defaults that would release quantiles (unstandardized private fits
   # with x.bounds) become their public counterparts (documented in db_table()).
   epsilon <- if (is.null(values$epsilon)) 1 else values$epsilon
@@ -321,11 +323,9 @@ check_database_values <- function(source, table, family) {
   y_expr <- database_response_expr(source, table$y)
   checks <- c(stats::setNames(lapply(source$columns, bad), paste0("x", seq_along(source$columns))),
               list(y = bad(y_expr)))
-  if (family == "binomial") {
-    checks$y01 <- sprintf(
-      "SUM(CASE WHEN %s IS NULL OR NOT (%s = 0 OR %s = 1) THEN 1 ELSE 0 END)",
-      y_expr, y_expr, y_expr)
-  }
+  # the family's own check of the response's values (binomial: 0 or 1)
+  invalid <- dpglmnet_family(family)$sql_invalid_response(y_expr)
+  if (!is.null(invalid)) checks$y_values <- invalid$sql
   counts <- unlist(database_query(source, sql_aggregate(source, checks)))
   counts[is.na(counts)] <- 0
   x_bad <- table$x[counts[seq_along(table$x)] > 0]
@@ -339,9 +339,8 @@ check_database_values <- function(source, table, family) {
       "column %s holds missing (NULL), NaN or infinite values: give a table or",
       "view without them."), table$y))
   }
-  if (family == "binomial" && counts[["y01"]] > 0) {
-    dpglmnet_abort("y", sprintf(
-      "column %s must hold only 0 and 1 for family = \"binomial\".", table$y))
+  if (!is.null(invalid) && counts[["y_values"]] > 0) {
+    dpglmnet_abort("y", sprintf("column %s %s", table$y, invalid$message))
   }
   invisible()
 }
@@ -364,7 +363,7 @@ is_database_source <- function(x) inherits(x, "dpglmnet_db")
 
 # check_y() of a database response: it was checked by check_database_values().
 check_database_response <- function(y) {
-  list(y = y, classnames = if (y$family == "binomial") c("0", "1"))
+  list(y = y, classnames = if (dpglmnet_family(y$family)$classes) c("0", "1"))
 }
 
 # y clamped to [lower, upper] (clamp_response(), standardize_problem()):
@@ -484,7 +483,8 @@ database_gradient_sums <- function(x, y, settings, coef, js, work = NULL) {
   } else {
     list(eta = sql_name(work, "eta"), y = sql_name(work, "y"))
   }
-  derivative <- sql_derivative(x, settings$family, sql_name(x, "eta"), sql_name(x, "y"))
+  derivative <- sql_derivative(x, settings$family, sql_name(x, "eta"), sql_name(x, "y"),
+                               settings$family_parameter)
   for (j in js[js <= p]) inner[[paste0("x", j)]] <- sql_column(source, j, transform)
   sums <- lapply(js, function(j) {
     term <- if (j > p) derivative else sprintf("%s * %s", derivative,

@@ -2,10 +2,17 @@
 # solver of the private path skeleton (R/solvers.R); the numerical work is in
 # src/dpglmnet/dpcd.h.
 
-dpcd_solver <- list(
+dpcd_solver <- new_solver("dpcd",
   # glmnet's weights and offset (R/weights.R): each record's gradient term is
   # multiplied by its weight before the clip; the offset enters eta.
   weights = TRUE,
+  # each coordinate step is one aggregate query (R/database.R)
+  in_database = TRUE,
+  # quantile smoothness constants and clipping thresholds, one per
+  # coordinate (R/scales.R), by default when unstandardized with x.bounds
+  smoothness = "quantile", quantile_clip = "coordinate", quantile_clip_default = TRUE,
+  # nlambda and passes from the budget (choose_schedule())
+  automatic_schedule = TRUE,
   setup = function(problem) {
     smooth <- problem_smoothness(problem)
     # Coordinates: the p features, then the intercept.

@@ -202,7 +202,9 @@
 #'   are not supported: give one record per trial.
 #' @param family `"gaussian"` or `"binomial"` (matched partially, as glmnet
 #'   does: `"gauss"`), or the family objects `gaussian()` and `binomial()`
-#'   with their canonical links. `"poisson"` is not offered: its loss
+#'   with their canonical links; or [huber_family()] for robust regression
+#'   with the Huber loss (its threshold `delta` is public, on the scale of
+#'   `y`). `"poisson"` is not offered: its loss
 #'   \eqn{e^\eta - y\eta} has unbounded curvature \eqn{e^\eta}, so the
 #'   smoothness constants that set the solvers' steps have no public bound
 #'   unless the linear predictor is bounded (the clipped gradients would
@@ -463,7 +465,11 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
       "matrix `x`, give the response as `y`."))
   }
   call <- public_call(match.call(), "dpglmnet")
-  problem <- check_problem(
+  # Three stages: the spec (every argument checked, the data validated; no
+  # release, no accounting), the plan (public inputs only: the schedule, the
+  # mechanisms, their budget shares and calibrated noise; R/solvers.R), and
+  # the fit (the releases, the solver, the map back to the original scale).
+  spec <- check_problem(
     x = x, y = y, family = family, alpha = alpha, nlambda = nlambda,
     lambda.min.ratio = lambda.min.ratio, lambda = lambda,
     intercept = intercept, standardize = standardize,
@@ -477,14 +483,18 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
     weights = weights, offset = offset, weights.bound = weights.bound,
     offset.bound = offset.bound
   )
-  path <- fit_private_path(problem)
-  new_dpglmnet(problem, path, call)
+  plan <- plan_private_path(spec)
+  new_dpglmnet(plan$problem, fit_private_path(plan), call)
 }
 
-# Checks every argument of dpglmnet() and returns the problem the solvers
-# read: y clamped to its public bound, penalties expanded per column. x is
-# passed as given (no copy): the C++ core clamps it to x.bounds as it reads
-# it, so the solvers must pass problem$x.bounds with problem$x.
+# Checks every argument of dpglmnet() and returns its spec, the problem the
+# plan and the solvers read: y clamped to its public bound, penalties
+# expanded per column. x is passed as given (no copy): the C++ core clamps
+# it to x.bounds as it reads it, so the solvers must pass problem$x.bounds
+# with problem$x. Nothing is released or accounted here: the number of
+# lambdas and passes (`nlambda`, `passes`), which may follow the budget,
+# are the plan's (schedule_problem(), R/solvers.R); the spec keeps the
+# user's (`nlambda_given`, `passes_given`: NULL when not given).
 check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                           lambda, intercept, standardize, penalty.factor,
                           lower.limits, upper.limits, epsilon, delta, solver,
@@ -494,6 +504,12 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
                           weights = NULL, offset = NULL, weights.bound = NULL,
                           offset.bound = NULL) {
   family <- dpglmnet_family(family)
+  if (!is.null(family$parameter_name) && is.null(family$parameter)) {
+    dpglmnet_abort("family", sprintf(paste(
+      "= \"%s\" needs its public `%s`, on the scale of y: give family =",
+      "%s_family(%s = )."), family$name, family$parameter_name, family$name,
+      family$parameter_name))
+  }
   # (which private scales are defaults: afford_private_scales() may replace
   # those by public constants, R/highdim.R)
   scale_defaults <- c(smoothness = is.null(smoothness), clip = is.null(clip))
@@ -546,24 +562,13 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   solver <- check_choice(solver, c("auto", names(dpglmnet_solvers)), "solver")
   # solver = "auto": a public rule of (n, p, epsilon, the bounds and the
   # arguments) picks DP-CD or, for p large against n, dpfw on columns
-  # scaled by their public bounds (R/highdim.R); with weights or an offset,
-  # DP-CD, the solver that takes them (R/weights.R)
-  auto <- NULL
-  if (solver == "auto" && (!is.null(weights) || !is.null(offset))) {
-    if (!is.null(l1.radius)) {
-      dpglmnet_abort("l1.radius", paste(
-        "applies to the l1-ball solvers, which do not take `weights` or `offset`:",
-        "with them, solver = \"auto\" is \"dpcd\"."))
-    }
-    auto <- list(solver = "dpcd", bound_scaling = FALSE,
-                 reason = "auto: weights or an offset, so dpcd (the solver that takes them)")
-  } else if (solver == "auto") {
-    auto <- resolve_auto_solver(
-      n, p, epsilon, delta, family$name, alpha, lambda, nlambda, x.bounds,
-      if (family$name == "gaussian") check_y_bound(y.bound),
-      list(standardize = standardize_given, l1.radius = l1.radius, clip = clip,
-           passes = passes), lower.limits, upper.limits, penalty.factor)
-  }
+  # scaled by their public bounds (R/highdim.R); NULL for a named solver
+  auto <- resolve_auto_solver(
+    solver, n, p, epsilon, delta, family, alpha, lambda, nlambda, x.bounds,
+    if (family$bounded_response) check_y_bound(y.bound),
+    list(standardize = standardize_given, l1.radius = l1.radius, clip = clip,
+         passes = passes, weighted = !is.null(weights) || !is.null(offset)),
+    lower.limits, upper.limits, penalty.factor)
   if (!is.null(auto)) {
     solver <- auto$solver
     if (isTRUE(auto$bound_scaling)) {
@@ -575,6 +580,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     }
   }
   check_weights_solver(solver, weights, offset, clip, smoothness, epsilon)
+  solver_declared <- solver_object(solver)
   if (!is.null(passes)) passes <- check_numeric(passes, "passes", lower = 1, integer = TRUE)
   # Default: 1 per coordinate (C_j = sqrt(M_j / tr M) clip = 1 when the M_j
   # are equal, as after standardization), the same scale for DP-SGD's L2
@@ -585,17 +591,20 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # Unstandardized DP-CD and DP-SGD with public bounds: released quantiles
   # of the clipped terms (R/scales.R).
   # (not with weights: the quantile search does not weigh the records)
-  quantile_clip_possible <- solver %in% c("dpcd", "dpsgd") && !is.null(x.bounds) &&
+  # (each solver's default_clip and quantile_clip, R/solvers.R)
+  quantile_clip_possible <- !is.null(solver_declared$quantile_clip) && !is.null(x.bounds) &&
     is.null(weighting)
   clip <- if (is.null(clip)) {
-    if (solver == "dpcd" && quantile_clip_possible && !standardize && is.finite(epsilon))
+    if (solver_declared$quantile_clip_default && quantile_clip_possible && !standardize &&
+        is.finite(epsilon))
       "quantile"
-    else if (solver %in% c("dpfw", "dpfw-vr", "dpscd")) 1 else sqrt(p + intercept)
+    else solver_declared$default_clip(p, intercept)
   } else if (identical(clip, "quantile")) {
     if (!quantile_clip_possible) {
-      dpglmnet_abort("clip", paste(
-        "= \"quantile\" needs solver \"dpcd\" or \"dpsgd\" and `x.bounds` (public",
-        "bounds for the search)."))
+      dpglmnet_abort("clip", sprintf(paste(
+        "= \"quantile\" needs solver %s and `x.bounds` (public",
+        "bounds for the search)."), paste0('"', solvers_with("quantile_clip"), '"',
+                                          collapse = " or ")))
     }
     clip
   } else {
@@ -611,15 +620,18 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   step <- check_numeric(step, "step", lower = 0, lower_open = TRUE)
   # The l1-ball solvers' `step` multiplies a theory step (nmd) or is unused
   # (dpfw): no divergence threshold applies.
-  if (step > 2 && !solver %in% l1_solver_names) {
+  # (the solver's limit: a coordinate step of step / M_j (DP-CD) or step /
+  # tr M (DP-SGD) beyond 2 / curvature can diverge)
+  if (step > solver_declared$step_limit) {
     dpglmnet_warn(sprintf(paste(
-      "`step` = %g is above 2: a coordinate step of step / M_j (DP-CD) or",
-      "step / tr M (DP-SGD) beyond 2 / curvature can diverge."), step))
+      "`step` = %g is above %g: solver \"%s\"'s steps beyond %g / curvature",
+      "can diverge."), step, solver_declared$step_limit, solver,
+      solver_declared$step_limit))
   }
   check_flag(average, "average")
   # Only the minibatch solvers read batch.size (DP-CD ignores it, so its
   # default, or any value, never stops a DP-CD fit on few records).
-  uses_batch <- isTRUE(dpglmnet_solvers[[solver]]()$uses_batch)
+  uses_batch <- solver_declared$uses_batch
   if (uses_batch) {
     batch.size <- check_numeric(batch.size, "batch.size", lower = 1, upper = n,
                                 integer = TRUE)
@@ -635,8 +647,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # as before intervals).
   x_interval <- check_x_bounds(x.bounds, p, colnames(x), is_sparse_x(x))
   x.bounds <- if (!is.null(x_interval)) x_interval$envelope
-  if (!is.null(y.bound) && family$name != "gaussian") {
-    dpglmnet_abort("y.bound", "applies to family = \"gaussian\" only.")
+  if (!is.null(y.bound) && !family$bounded_response) {
+    dpglmnet_abort("y.bound", sprintf(
+      "does not apply to family = \"%s\" (its response needs no bound).", family$name))
   }
   # list(lower, upper, envelope) or NULL (R/bounds.R): y is clamped to
   # [lower, upper]; `y.bound` below is the envelope max(|lower|, |upper|), a
@@ -660,18 +673,13 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   l1 <- check_l1_arguments(solver, l1.radius, alpha, lambda, lower.limits,
                            upper.limits, penalty.factor, nlambda)
   nlambda <- l1$nlambda
-  if (solver == "dpfw-vr" && is.null(dpfw_vr_shape(n, 1L))) {
-    dpglmnet_abort("x", sprintf(paste(
-      "has %d records: solver = \"dpfw-vr\" needs at least 3 (one phase reads",
-      "a root sample of b >= 2 records and a correction sample of b / 2)."), n))
-  }
-  # The l1-ball solvers and DP-SCD use no smoothness constants: nothing to
-  # release or announce.
-  smoothness <- if (solver %in% c(l1_solver_names, "dpscd")) {
+  # Solvers that read no smoothness constants (the l1-ball solvers, DP-SCD):
+  # nothing to release or announce.
+  smoothness <- if (is.null(solver_declared$smoothness)) {
     if (standardize) "standardized" else "uniform"
   } else {
-    choose_smoothness(smoothness, p, epsilon, x.bounds, standardize, solver,
-                      weighted = !is.null(weighting))
+    choose_smoothness(smoothness, p, epsilon, x.bounds, standardize,
+                      solver_declared$smoothness, weighted = !is.null(weighting))
   }
   standardize.budget <- check_numeric(standardize.budget, "standardize.budget", 0, 1,
                                       lower_open = TRUE, upper_open = TRUE)
@@ -688,10 +696,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   }
   rng <- check_choice(rng, c("seeded", "secure"), "rng")
   trace.it <- check_numeric(trace.it, "trace.it", lower = 0)
-  schedule <- choose_schedule(nlambda, passes, lambda, solver, epsilon, delta, n, p,
-                              intercept, clip, standardize, standardize.budget)
-
-  problem <- list(
+  problem <- structure(list(
     # x is read through the transform (clamped to the interval of x.bounds)
     # by the core, without a copy; the clamped values are bounded in
     # magnitude by the envelope `value_bounds` (= x.bounds below).
@@ -710,15 +715,14 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     standardization = standardization_plan(standardize, intercept, family$name, y.bound,
                                            is_sparse_x(x), p, epsilon),
     standardize.budget = standardize.budget,
-    n = n, p = p, family = family$name,
+    n = n, p = p, family = family$name, family_parameter = family$parameter,
     classnames = response$classnames, curvature = family$curvature,
-    alpha = alpha, nlambda = as.integer(schedule$nlambda),
-    single_lambda = schedule$single_lambda,
+    alpha = alpha, nlambda_given = nlambda, passes_given = passes,
     lambda.min.ratio = lambda.min.ratio, lambda = lambda,
     intercept = intercept, penalty.factor = penalty.factor,
     lower.limits = lower.limits, upper.limits = upper.limits,
     epsilon = epsilon, delta = delta, solver = solver, l1.radius = l1$l1.radius,
-    passes = as.integer(schedule$passes), clip = clip, step = step, average = average,
+    clip = clip, step = step, average = average,
     batch.size = if (uses_batch) as.integer(batch.size),
     selection = selection, smoothness = smoothness,
     smoothness.budget = smoothness.budget, clip.budget = clip.budget, x.bounds = x.bounds,
@@ -728,9 +732,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     bound_scaling = isTRUE(auto$bound_scaling), intercept_clip = auto$intercept_clip,
     scale_defaults = scale_defaults,
     solver_choice = if (!is.null(auto)) auto$reason
-  )
-  if (solver == "dpscd") problem <- check_dpscd(problem)
-  problem
+  ), class = "dpglmnet_spec")
+  solver_declared$check(problem)
 }
 
 # The number of lambdas and passes when not given. For a private, standardized
@@ -751,7 +754,8 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
                   if (is.null(nlambda)) 10L else nlambda,
                 passes = if (is.null(passes)) 10L else passes, single_lambda = FALSE)
   automatic <- (is.null(nlambda) && is.null(lambda)) || is.null(passes)
-  if (!automatic || solver != "dpcd" || !is.finite(epsilon) || !standardize) {
+  if (!automatic || !solver_object(solver)$automatic_schedule || !is.finite(epsilon) ||
+      !standardize) {
     return(fixed)
   }
   coordinates <- p + intercept

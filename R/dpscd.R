@@ -3,7 +3,11 @@
 # (R/solvers.R); the numerical work, the replace-one sensitivity and why the
 # batch is accounted as revealed are in src/dpglmnet/dpscd.h.
 
-dpscd_solver <- list(
+dpscd_solver <- new_solver("dpscd",
+  # 1: the scale of a dual variable (|a_i| <= 1 for logistic, a residual
+  # for standardized ridge)
+  default_clip = function(p, intercept) 1,
+  check = function(problem) check_dpscd(problem),
   # lambda_max from the private gradient at 0 as max_j |g_j| / pf_j: alpha is
   # floored at 1 rather than glmnet's 1e-3 (which puts the top of a ridge
   # path at 1000 times the lasso's lambda_max, where the fit is 0 to every

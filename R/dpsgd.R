@@ -2,8 +2,13 @@
 # of the private path skeleton (R/solvers.R); the numerical work is in
 # src/dpglmnet/dpsgd.h.
 
-dpsgd_solver <- list(
+dpsgd_solver <- new_solver("dpsgd",
   uses_batch = TRUE,  # reads `batch.size` (check_problem() checks it)
+  # DP-SGD's one step 1 / tr M diverged with quantile smoothness constants
+  # on the Table 2 problems (heavy-tailed columns make the clamped moments
+  # underestimate tr M), so it keeps the Laplace ones; clip = "quantile" is
+  # one L2 threshold per record (R/scales.R)
+  smoothness = "private", quantile_clip = "record",
   setup = function(problem) {
     smooth <- problem_smoothness(problem)
     # Global smoothness: beta = tr M (features and intercept), the average

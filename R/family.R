@@ -1,13 +1,8 @@
-# The families dpglmnet fits, as in glmnet. A family object is the single
-# source of truth for everything that depends on the family in R: how the
-# response is checked and coded, the curvature bound of the loss (its
-# coordinate smoothness constant per unit x_ij^2), the inverse link used by
-# predict(), the per-record loss used by objectives, and whether predictions
-# have classes. Its C++ half is src/dpglmnet/family.h (the loss the solvers
-# run). An unknown family is an error, never a silent squared loss.
+# The families dpglmnet fits, as in glmnet; what a family object holds is
+# in R/aaa-protocols.R (new_family()).
 
 dpglmnet_families <- list(
-  gaussian = list(
+  gaussian = new_family(
     name = "gaussian",
     # (1/2)(y - eta)^2: second derivative 1.
     curvature = 1,
@@ -23,9 +18,22 @@ dpglmnet_families <- list(
     loss = function(link, y) (y - link)^2 / 2,
     classes = FALSE,
     # an offset moves into the response, y - offset (R/weights.R)
-    offset_in_response = TRUE
+    offset_in_response = TRUE,
+    # y clamped to y.bound: |l'(0, y)| <= y.bound; y standardized with x
+    bounded_response = TRUE,
+    # |(1/n) sum_i x~_ij y~_i| <= 1 for standardized x and y
+    # (Cauchy-Schwarz)
+    public_lambda_max = function(scale_y, has_offset) if (scale_y) 1,
+    cv_measures = c("mse", "deviance", "mae"),
+    deviance_name = "Mean-Squared Error",
+    # (residual: the bound of a residual, 2 s_y or y.bound, R/cv-curve.R)
+    default_loss_bound = function(type.measure, residual) {
+      switch(type.measure, mse = residual^2, mae = residual, deviance = residual^2,
+             class = 1)
+    },
+    sql_derivative = function(source, eta, y) sprintf("(%s - %s)", eta, y)
   ),
-  binomial = list(
+  binomial = new_family(
     name = "binomial",
     # log(1 + e^eta) - y eta: second derivative p (1 - p) <= 1/4.
     curvature = 0.25,
@@ -60,8 +68,34 @@ dpglmnet_families <- list(
     loss = function(link, y) pmax(link, 0) + log1p(exp(-abs(link))) - y * link,
     classes = TRUE,
     # an offset sits inside the link: the core's linear predictor
-    offset_in_response = FALSE
-  )
+    offset_in_response = FALSE,
+    # |sigmoid(eta) - y| <= 1 whatever y
+    derivative_bound = 1,
+    # |(1/n) sum_i x~_ij (1/2 - y_i)| <= 1/2 at b = 0; with an offset o_i the
+    # derivative at b = 0 is sigmoid(o_i) - y_i, up to 1
+    public_lambda_max = function(scale_y, has_offset) if (has_offset) 1 else 0.5,
+    cv_measures = c("deviance", "class", "mse", "mae"),
+    deviance_name = "Binomial Deviance",
+    # mse and mae sum over the two classes (at most 2); the deviance clipped
+    # at 2 log(20): a predicted probability of 1/20 for the observed class
+    default_loss_bound = function(type.measure, residual) {
+      switch(type.measure, mse = 2, mae = 2, deviance = 2 * log(20), class = 1)
+    },
+    # 1 / (1 + exp(-eta)) - y with eta clamped to +-708 first, as the core's
+    # vectorized kernels do (and so that no engine's EXP overflows)
+    sql_derivative = function(source, eta, y) {
+      limited <- sql_clamp(source, eta, -708, 708)
+      sprintf("(%s / (%s + EXP(-%s)) - %s)", sql_number(source, 1), sql_number(source, 1),
+              limited, y)
+    },
+    sql_invalid_response = function(y) {
+      list(sql = sprintf("SUM(CASE WHEN %s IS NULL OR NOT (%s = 0 OR %s = 1) THEN 1 ELSE 0 END)",
+                         y, y, y),
+           message = "must hold only 0 and 1 for family = \"binomial\".")
+    }
+  ),
+  # (R/family-huber.R; its object here needs a delta: huber_family(delta))
+  huber = huber_family_object()
 )
 
 # glmnet's families that dpglmnet does not fit, with the reason.
@@ -80,7 +114,12 @@ unsupported_families <- c(
 # The family object for `family`: a name, matched partially as glmnet does
 # ("gauss"), or a stats family object with its canonical link
 # (binomial(), gaussian()); an error naming the argument otherwise.
-dpglmnet_family <- function(family, arg = "family") {
+dpglmnet_family <- function(family, arg = "family", parameter = NULL) {
+  # a family object of the package (huber_family(delta)), as given
+  if (inherits(family, "dpglmnet_family")) return(family)
+  # dpglmnet()'s default, the vector of its formals: the first, as
+  # match.arg() does
+  if (identical(family, eval(formals(dpglmnet)$family))) family <- family[1L]
   if (inherits(family, "family")) {
     canonical <- c(gaussian = "identity", binomial = "logit")
     name <- family$family
@@ -101,5 +140,13 @@ dpglmnet_family <- function(family, arg = "family") {
       family <- hit
     }
   }
-  dpglmnet_families[[check_choice(family, names(dpglmnet_families), arg)]]
+  object <- dpglmnet_families[[check_choice(family, names(dpglmnet_families), arg)]]
+  if (!is.null(parameter)) object <- object$with_parameter(parameter)
+  object
+}
+
+# The family object of a checked problem or a fit's settings (with its
+# public parameter, e.g. Huber's delta).
+problem_family <- function(problem) {
+  dpglmnet_family(problem$family, parameter = problem$family_parameter)
 }

@@ -92,7 +92,7 @@ deviance.dpglmnet <- function(object, newx, newy, s = NULL, newoffset, ...) {
   }
   link <- if (missing(newoffset)) predict.dpglmnet(object, newx, s = s, type = "link")
           else predict.dpglmnet(object, newx, s = s, type = "link", newoffset = newoffset)
-  family <- dpglmnet_family(object$family)
+  family <- dpglmnet_family(object$family, parameter = object$settings$family_parameter)
   y <- check_new_response(newy, nrow(link), object)
   # The per-record loss is half the unit deviance for both families.
   stats::setNames(2 * colSums(family$loss(link, y)), colnames(link))
@@ -101,7 +101,7 @@ deviance.dpglmnet <- function(object, newx, newy, s = NULL, newoffset, ...) {
 # `newy` coded as the fit's training response was: numbers, or 0/1 for the
 # second class of a binomial fit (a factor must have the fit's classes).
 check_new_response <- function(newy, n, object) {
-  if (is.factor(newy) && object$family == "binomial" &&
+  if (is.factor(newy) && dpglmnet_family(object$family)$classes &&
       !identical(levels(newy), object$classnames)) {
     dpglmnet_abort("newy", sprintf(paste(
       "has levels %s, but the fit's classes are %s (the second is modelled)."),

@@ -61,7 +61,7 @@ highdim_rule <- function(n, p, epsilon, family, alpha, lambda, nlambda, x.bounds
   # one-radius fit does not have
   if (!is.null(lambda)) return(why("lambda given"))
   if (!is.null(nlambda)) return(why("nlambda given (a lambda path)"))
-  if (family != "binomial" && is.null(y.bound)) return(why("no y.bound"))
+  if (family$bounded_response && is.null(y.bound)) return(why("no y.bound"))
   if (!all(is.infinite(lower.limits)) || !all(is.infinite(upper.limits))) {
     return(why("finite lower.limits / upper.limits"))
   }
@@ -89,11 +89,26 @@ highdim_steps <- function(n, p, epsilon, delta) {
 }
 
 # What "auto" resolves to: list(solver, standardize, bound_scaling, l1.radius,
-# clip, passes, reason). `given`: the user's values (NULL when not given) of
-# standardize, l1.radius, clip and passes; `y_interval` from check_y_bound().
-resolve_auto_solver <- function(n, p, epsilon, delta, family, alpha, lambda, nlambda,
-                                x.bounds, y_interval, given, lower.limits,
+# clip, passes, reason); NULL when `solver` names a solver. `given`: the
+# user's values (NULL when not given) of standardize, l1.radius, clip and
+# passes, and `weighted` (weights or an offset given); `family` the family
+# object; `y_interval` from check_y_bound().
+resolve_auto_solver <- function(solver, n, p, epsilon, delta, family, alpha, lambda,
+                                nlambda, x.bounds, y_interval, given, lower.limits,
                                 upper.limits, penalty.factor) {
+  if (!identical(solver, "auto")) return(NULL)
+  if (is.character(family)) family <- dpglmnet_family(family)
+  if (isTRUE(given$weighted)) {
+    # with weights or an offset, DP-CD, the solver that takes them
+    # (R/weights.R)
+    if (!is.null(given$l1.radius)) {
+      dpglmnet_abort("l1.radius", paste(
+        "applies to the l1-ball solvers, which do not take `weights` or `offset`:",
+        "with them, solver = \"auto\" is \"dpcd\"."))
+    }
+    return(list(solver = "dpcd", bound_scaling = FALSE,
+                reason = "auto: weights or an offset, so dpcd (the solver that takes them)"))
+  }
   why_not <- highdim_rule(n, p, epsilon, family, alpha, lambda, nlambda, x.bounds,
                           y_interval$envelope, given$standardize, lower.limits,
                           upper.limits, penalty.factor)
@@ -114,13 +129,16 @@ resolve_auto_solver <- function(n, p, epsilon, delta, family, alpha, lambda, nla
       "keep \"quantile\"."), p, highdim_rule_constants$ratio))
   }
   k <- highdim_rule_constants
-  half_width <- if (family == "binomial") 1 else (y_interval$upper - y_interval$lower) / 2
-  radius <- if (family == "binomial") k$radius_logit else k$radius_y * half_width
+  # (a response without a bound: the link scale, |l'| <= derivative_bound)
+  bounded <- family$bounded_response
+  half_width <- if (bounded) (y_interval$upper - y_interval$lower) / 2
+                else family$derivative_bound
+  radius <- if (bounded) k$radius_y * half_width else k$radius_logit
   list(solver = "dpfw", standardize = FALSE, bound_scaling = TRUE,
        l1.radius = if (is.null(given$l1.radius)) radius else given$l1.radius,
        clip = if (is.null(given$clip)) k$clip_fraction * half_width else given$clip,
-       intercept_clip = if (family == "binomial") k$intercept_clip_logit
-                        else k$intercept_clip_y * half_width,
+       intercept_clip = if (bounded) k$intercept_clip_y * half_width
+                        else k$intercept_clip_logit,
        passes = if (is.null(given$passes)) highdim_steps(n, p, epsilon, delta)
                 else given$passes,
        reason = sprintf(paste("auto: p = %d >= %g n, so dpfw on columns mapped to",
@@ -174,7 +192,8 @@ scale_by_bounds <- function(problem) {
   mid <- if (centre) (lower + upper) / 2 else rep(0, p)
   half <- if (centre) (upper - lower) / 2 else rep_len(problem$x.bounds, p)
   y_mid <- 0
-  if (problem$intercept && problem$family == "gaussian" && !is.null(problem$y.lower)) {
+  if (problem$intercept && dpglmnet_family(problem$family)$bounded_response &&
+      !is.null(problem$y.lower)) {
     y_mid <- (problem$y.lower + problem$y.upper) / 2
   }
   scaled <- problem

@@ -67,14 +67,19 @@ gdp_mu <- function(epsilon, delta) {
 # noise level the accountant calibrates for the whole fit. `sampling` and
 # `sampling_rate` describe subsampled runs; `part` > 0 marks a mechanism that
 # reads only part `part` of a data-independent split of the records
-# (parallel composition, src/dpglmnet/accountant.h).
+# (parallel composition, src/dpglmnet/accountant.h). `relation` is the
+# neighbouring relation the row's sensitivity and accounting hold under:
+# every row of the package is "replace-one" (n public); the accountant
+# refuses to compose rows under different relations, and a Poisson-sampled
+# row, whose RDP bound is add/remove-one's, must state "add/remove-one".
 mechanism <- function(name, type, count, sensitivity, noise_multiplier = NA_real_,
                       calibrated = FALSE, factor = 1, sampling = "none",
-                      sampling_rate = 1, part = 0L) {
+                      sampling_rate = 1, part = 0L, relation = "replace-one") {
   list(mechanism = name, type = type, count = as.numeric(count),
        sensitivity = sensitivity, noise_multiplier = as.numeric(noise_multiplier),
        calibrated = calibrated, factor = as.numeric(factor), sampling = sampling,
-       sampling_rate = as.numeric(sampling_rate), part = as.integer(part))
+       sampling_rate = as.numeric(sampling_rate), part = as.integer(part),
+       relation = relation)
 }
 
 # The mechanisms (NULLs dropped) as one data frame, built column by column
@@ -99,7 +104,7 @@ calibrate_noise <- function(mechanisms, epsilon, delta, orders = default_orders(
   key <- paste(c(sprintf("%a", c(epsilon, delta, mechanisms$count, mechanisms$noise_multiplier,
                                  mechanisms$factor, mechanisms$sampling_rate, orders)),
                  mechanisms$type, mechanisms$calibrated, mechanisms$sampling,
-                 mechanisms$part), collapse = "|")
+                 mechanisms$part, mechanisms$relation), collapse = "|")
   z <- calibration_cache[[key]]
   if (is.null(z)) {
     z <- .calibrate_cpp(mechanisms, epsilon, delta, orders)
@@ -128,23 +133,21 @@ new_privacy_ledger <- function(mechanisms, z, target_epsilon, target_delta,
   private <- is.finite(target_epsilon)
   mechanisms$noise_multiplier[mechanisms$calibrated] <-
     if (private) mechanisms$factor[mechanisms$calibrated] * z else 0
-  total <- if (private) {
-    .account_cpp(mechanisms, z, target_delta, orders)
-  } else {
+  # (epsilon = Inf: every noise multiplier is 0; the accountant's totals
+  # are replaced below, its per-row values are Inf, as spent)
+  accounted <- .account_cpp(mechanisms, z, target_delta, orders)
+  total <- if (private) accounted else {
     list(epsilon = Inf, method = "none", mu = NA_real_, rdp_order = NA_real_,
          epsilon_pure = 0, part = 0L)
   }
   gaussian <- mechanisms$type == "gaussian"
-  pure <- !gaussian
-  # Per row: the pure epsilon of Laplace and exponential rows (basic
-  # composition of their runs), the GDP mu of full-batch Gaussian rows.
-  mechanisms$epsilon <- NA_real_
-  mechanisms$epsilon[pure] <- mechanisms$count[pure] *
-    ifelse(mechanisms$type[pure] == "exponential", 2, 1) / mechanisms$noise_multiplier[pure]
-  full_batch <- gaussian & mechanisms$sampling == "none"
-  mechanisms$gdp_mu <- NA_real_
-  mechanisms$gdp_mu[full_batch] <- sqrt(mechanisms$count[full_batch]) /
-    mechanisms$noise_multiplier[full_batch]
+  # Per row, from the accountant (src/dpglmnet/accountant.h): the pure
+  # epsilon of Laplace and exponential rows (basic composition of their
+  # runs), the GDP mu of full-batch Gaussian rows; NA elsewhere.
+  mechanisms$epsilon <- accounted$row_epsilon
+  mechanisms$gdp_mu <- accounted$row_gdp_mu
+  mechanisms$epsilon[is.nan(mechanisms$epsilon)] <- NA_real_
+  mechanisms$gdp_mu[is.nan(mechanisms$gdp_mu)] <- NA_real_
   laplace <- mechanisms$type == "laplace"
   subsampled <- gaussian & mechanisms$sampling != "none"
   parts <- sort(unique(mechanisms$part[mechanisms$part > 0]))
@@ -153,7 +156,8 @@ new_privacy_ledger <- function(mechanisms, z, target_epsilon, target_delta,
     delta = if (private) target_delta else 1,
     target_epsilon = target_epsilon,
     target_delta = target_delta,
-    relation = "replace-one",
+    # (one relation: the accountant refuses rows under different ones)
+    relation = if (nrow(mechanisms)) mechanisms$relation[1L] else "replace-one",
     method = total$method,
     accountant = if (private) {
       accountant_description(total$method, parts,

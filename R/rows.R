@@ -38,10 +38,15 @@ check_subset_rows <- function(index, n) {
   invisible(index)
 }
 
-# check_x() of a row subset: its matrix checked as x (converted to the
-# storage the core reads), its rows again, and at least `min_rows` of them.
+# check_x() of a row subset: its rows again, and at least `min_rows` of
+# them. Its matrix was checked (values and storage) before the subset was
+# made (record_subset() takes a checked x), so it is not scanned again:
+# cv.dpglmnet() plans several fits of its parts and of all records, and each
+# scan read every value of x (issue 17: 9 scans for one cv with a refit).
 check_record_subset <- function(x, arg, min_rows) {
-  x$x <- check_x(x$x, arg, min_rows = 1L)
+  if (!(is.matrix(x$x) && is.double(x$x)) && !inherits(x$x, "dgCMatrix")) {
+    stop("internal error: a row subset of an unchecked x", call. = FALSE)
+  }
   check_subset_rows(x$rows + 1L, nrow(x$x))
   if (length(x$rows) < min_rows) {
     dpglmnet_abort(arg, sprintf("must have at least %d row%s.", min_rows,

@@ -88,7 +88,7 @@ scale_groups <- function(problem, path_releases) {
     groups$x_moments <- group(problem$p, shares[["smoothness"]] / 2)
   }
   if ("clip" %in% names(shares)) {
-    per_coordinate <- problem$solver == "dpcd"
+    per_coordinate <- identical(solver_object(problem$solver)$quantile_clip, "coordinate")
     groups$clip <- group(steps * if (per_coordinate) problem$p + problem$intercept else 1,
                          shares[["clip"]])
   }
@@ -116,7 +116,7 @@ scales_mechanisms <- function(problem, path_releases) {
           "m_j^2 / n (m_j: the released quantile)")
     },
     if (!is.null(groups$clip)) {
-      row(if (problem$solver == "dpcd") {
+      row(if (identical(solver_object(problem$solver)$quantile_clip, "coordinate")) {
         sprintf(paste("clipping thresholds: %s quantiles of |l'(0, y_i) x_ij| per",
                       "coordinate (noisy-count bisection, %d steps)"), level, steps)
       } else {
@@ -197,20 +197,24 @@ release_scales <- function(problem, z, path_releases) {
     problem$released_smoothness <- problem$curvature * second
   }
   if (quantile_clip) {
-    # A public bound on |l'(0, y_i)|: 1 for binomial, the bound of y as the
-    # solver reads it for gaussian (y clamped to y.bound, then standardized).
+    # A public bound on |l'(0, y_i)|: the family's (binomial: 1), or for a
+    # response clamped to y.bound (gaussian) the bound of y as the solver
+    # reads it (y clamped to y.bound, then standardized).
     # With an interval, y.bound is its envelope max(|lower|, |upper|): y is
     # clamped to [lower, upper], so |y| <= y.bound and |y - m| <= y.bound + |m|.
     # Without y.bound, y has no public bound: the search then spans 10^-6 to
     # 10^6 times the bound of x (resolution factor 1.11 in 8 steps).
-    unbounded <- problem$family == "gaussian" && is.null(problem$y.bound)
+    family <- dpglmnet_family(problem$family)
+    unbounded <- family$bounded_response && is.null(problem$y.bound)
     range <- scale_search$range * if (unbounded) 1e6 else 1
-    derivative_bound <- if (problem$family == "binomial") 1 else if (unbounded) 1e6 else {
+    derivative_bound <- if (!family$bounded_response) family$derivative_bound
+                        else if (unbounded) 1e6 else {
       r <- problem$standardization_result
       if (is.null(r)) problem$y.bound else (problem$y.bound + abs(r$y_mean)) / r$y_sd
     }
     factor <- groups$clip[["factor"]]
-    problem$released_clip <- if (problem$solver == "dpcd") {
+    problem$released_clip <- if (identical(solver_object(problem$solver)$quantile_clip,
+                                           "coordinate")) {
       search(problem$y, derivative_bound * c(search_bound, if (problem$intercept) 1),
              TRUE, problem$intercept, "columns", factor, range)
     } else {

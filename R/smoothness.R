@@ -67,17 +67,16 @@ smoothness_mechanism <- function(problem) {
 
 # The default source and the checks that tie smoothness to other arguments.
 choose_smoothness <- function(smoothness, p, epsilon, x.bounds, standardize,
-                              solver = "dpcd", weighted = FALSE) {
+                              private_default = "quantile", weighted = FALSE) {
   if (is.null(smoothness)) {
     # Standardized columns: the constants follow from the released moments.
     if (standardize) return("standardized")
     if (!is.finite(epsilon)) return("exact")
     # with weights: the public constants from bounds (R/weights.R)
     if (weighted && !is.null(x.bounds)) return("bounds")
-    # DP-CD: quantile constants (R/scales.R). DP-SGD's one step 1 / tr M
-    # diverged with them on the Table 2 problems (heavy-tailed columns make
-    # the clamped moments underestimate tr M), so it keeps the Laplace ones.
-    if (!is.null(x.bounds)) return(if (solver == "dpcd") "quantile" else "private")
+    # The solver's private default (R/solvers.R): DP-CD's quantile
+    # constants (R/scales.R), DP-SGD's Laplace ones.
+    if (!is.null(x.bounds)) return(private_default)
     message("dpglmnet: no `x.bounds` given, so smoothness = \"uniform\": ",
             "every coordinate gets the same step and clipping threshold and ",
             "imbalance across features is not exploited. Give `x.bounds` ",

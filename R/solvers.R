@@ -1,29 +1,7 @@
-# The private path skeleton every solver plugs into. A solver is a list of
-# functions of the checked problem (see check_problem()):
-#   releases(problem)         the mechanisms of its path (public: counts,
-#                             sensitivities, sampling), noise calibrated;
-#   start_release(problem)    the mechanism behind a private lambda_max (used
-#                             when no lambda is given);
-#   setup(problem)            its constants (smoothness, steps, clipping), on
-#                             the standardized problem;
-#   noise(problem, setup, z)  the noise settings given the noise level z;
-#   start_gradient(problem, setup, noise)  the released gradient at 0;
-#   path(problem, setup, noise, lambda)    list(beta = p x nlambda, a0);
-#   settings(problem, setup, noise, lambda) what the fit reports about itself
-#                             (lambda: the path's values on the working
-#                             scale, for solvers whose noise on the model
-#                             depends on it).
-# A solver with uses_batch = TRUE draws minibatches of `batch.size` records;
-# for the others `batch.size` is neither checked nor kept.
-# A solver with by_radius = TRUE (R/l1.R) follows a public increasing
-# sequence of l1 radii instead of lambdas: its `lambda` argument is the
-# radius sequence on the working scale, and nothing is released for the grid.
-# fit_private_path() lists every mechanism of the fit from public inputs
-# (standardization, smoothness, lambda_max, path), calibrates one noise
-# level for all of them, builds the ledger, then runs them in order and maps
-# the path back to the original scale. Adding a solver is adding its file
-# and an entry in dpglmnet_solvers.
-
+# The private path skeleton every solver plugs into: the registry of
+# solvers, the plan of a fit's releases and the fit itself. What a solver
+# object holds is in R/aaa-protocols.R (new_solver()).
+# (functions, so that each solver file may be collated after this one)
 dpglmnet_solvers <- list(
   dpcd = function() dpcd_solver,
   dpsgd = function() dpsgd_solver,
@@ -33,6 +11,37 @@ dpglmnet_solvers <- list(
   nmd = function() nmd_solver
 )
 
+# The solver object of a name (checked against dpglmnet_solvers before).
+solver_object <- function(name) dpglmnet_solvers[[name]]()
+
+# The names of the solvers that declare `what` (e.g. "weights").
+solvers_with <- function(what) {
+  names(dpglmnet_solvers)[vapply(names(dpglmnet_solvers), function(name) {
+    isTRUE(solver_object(name)[[what]])
+  }, logical(1))]
+}
+
+# The number of lambdas and passes of a spec (check_problem()): the user's,
+# or the budget's (choose_schedule(), R/dpglmnet.R), public. With
+# `single_requested` (cv.dpglmnet() when a split would leave one lambda) a
+# single lambda. Planning a planned problem again gives the same schedule.
+schedule_problem <- function(problem) {
+  schedule <- choose_schedule(problem$nlambda_given, problem$passes_given, problem$lambda,
+                              problem$solver, problem$epsilon, problem$delta, problem$n,
+                              problem$p, problem$intercept, problem$clip,
+                              !is.null(problem$standardization),
+                              problem$standardize.budget,
+                              single = isTRUE(problem$single_requested))
+  if (isTRUE(problem$single_requested)) {
+    schedule$nlambda <- 1L
+    schedule$single_lambda <- TRUE
+  }
+  problem$nlambda <- as.integer(schedule$nlambda)
+  problem$single_lambda <- schedule$single_lambda
+  problem$passes <- as.integer(schedule$passes)
+  problem
+}
+
 # The releases a fit will make (standardization, smoothness, scales,
 # lambda_max, path) and their calibrated noise level, from public inputs
 # only: fit_private_path() runs them, cv.dpglmnet() plans its budget split
@@ -41,6 +50,7 @@ dpglmnet_solvers <- list(
 # count noise (a public rule, afford_standardization_ranges()), the fit is
 # planned again without them. The plan carries the problem it was made for.
 plan_private_path <- function(problem) {
+  problem <- schedule_problem(problem)
   plan <- plan_private_path_once(problem)
   affordable <- afford_standardization_ranges(problem, plan$z, plan$path_releases)
   if (!identical(affordable$standardization, problem$standardization)) {
@@ -53,7 +63,7 @@ plan_private_path <- function(problem) {
 }
 
 plan_private_path_once <- function(problem) {
-  solver <- dpglmnet_solvers[[problem$solver]]()
+  solver <- solver_object(problem$solver)
   by_radius <- isTRUE(solver$by_radius)
   public_max <- if (by_radius) NULL else public_lambda_max(problem)
   # A single-lambda fit (the schedule's 1 / sqrt(n)) needs no lambda_max:
@@ -75,8 +85,9 @@ plan_private_path_once <- function(problem) {
        z = calibrate_noise(mechanisms, problem$epsilon, problem$delta))
 }
 
-fit_private_path <- function(problem) {
-  plan <- plan_private_path(problem)
+# The fit of a plan (plan_private_path()): its releases in order, the
+# solver, the map back to the original scale.
+fit_private_path <- function(plan) {
   problem <- plan$problem
   warn_scales_fallback(problem)
   solver <- plan$solver
@@ -97,7 +108,7 @@ fit_private_path <- function(problem) {
   setup <- solver$setup(scaled)
   noise <- solver$noise(scaled, setup, z)
   lambda <- if (by_radius) scaled$l1.radius else scaled$lambda
-  alpha_floor <- if (is.null(solver$alpha_floor)) 1e-3 else solver$alpha_floor
+  alpha_floor <- solver$alpha_floor
   if (by_radius) {
     # the public radii: nothing to release
   } else if (isTRUE(problem$single_lambda)) {
@@ -140,6 +151,8 @@ fit_private_path <- function(problem) {
          weight_sum = problem$weight_sum, weight_factor = problem$weight_factor,
          has_offset = isTRUE(problem$has_offset), offset.lower = problem$offset.lower,
          offset.upper = problem$offset.upper),
+    # a family's public parameter (Huber's delta), when it has one
+    if (!is.null(problem$family_parameter)) list(family_parameter = problem$family_parameter),
     settings_scaled)
   diagnose_bounds(path, settings, problem, ledger)
   list(beta = path$beta, a0 = path$a0, lambda = path$lambda, privacy = ledger,
@@ -153,10 +166,9 @@ fit_private_path <- function(problem) {
 public_lambda_max <- function(problem) {
   plan <- problem$standardization
   if (is.null(plan) || !is.null(problem$lambda)) return(NULL)
-  # (with an offset o_i the derivative at b = 0 is sigmoid(o_i) - y_i, up to 1)
-  if (problem$family == "binomial") return(if (isTRUE(problem$has_offset)) 1 else 0.5)
-  if (plan$scale_y) return(1)
-  NULL
+  # (the family's bound, R/family.R)
+  dpglmnet_family(problem$family)$public_lambda_max(plan$scale_y,
+                                                    isTRUE(problem$has_offset))
 }
 
 # Says when the answer is noise, diverged, or (epsilon = Inf) has not
@@ -185,7 +197,8 @@ diagnose_path <- function(fitted, lambda, problem, settings) {
   # divergence or noise, not a model. (y.bound is the envelope
   # max(|lower|, |upper|) of an interval: |y| of the clamped response is at
   # most it.)
-  response_scale <- if (problem$family == "binomial") 1 else problem$y.bound
+  family <- dpglmnet_family(problem$family)
+  response_scale <- if (family$bounded_response) problem$y.bound else family$derivative_bound
   if (!standardized && is.finite(problem$epsilon) && !is.null(problem$x.bounds) &&
       !is.null(response_scale)) {
     reach <- max(abs(beta) * problem$x.bounds)
@@ -201,31 +214,10 @@ diagnose_path <- function(fitted, lambda, problem, settings) {
     scale <- pmax(apply(abs(beta), 2L, max), abs(fitted$a0), 1e-8)
     relative <- fitted$last_pass_change / scale
     worst <- which.max(relative)
-    if (problem$solver %in% l1_solver_names) {
-      # The l1 solvers report the largest coefficient change over the last
-      # 10% of the steps of each radius (Frank-Wolfe: of the iterate; nmd:
-      # of the averaged output). With steps 2/(k+2) or averaged iterates the
-      # last 10% still moves a fixed fraction of the remaining error, so a
-      # change of 1e-3 of the coefficient scale marks an unconverged run
-      # (dpfw: 0.004 after 1000 steps, < 1e-4 after 10000 on the tests'
-      # problem, where 10000 steps reach 1e-6 relative objective error).
-      if (length(worst) && relative[worst] > 1e-3) {
-        dpglmnet_warn(sprintf(paste(
-          "epsilon = Inf: the path has not converged (the last 10%% of the %s",
-          "steps at radius %.4g still moved a coefficient by %.2g of its scale);",
-          "increase `passes`%s."), format(settings$steps_per_radius), lambda[worst],
-          relative[worst], if (problem$solver == "dpfw-vr") {
-            paste(" (dpfw-vr: the phases, at most as many as n allows; its one pass",
-                  "over disjoint samples also leaves a sampling error)")
-          } else ""))
-      }
-      return(invisible())
-    }
-    if (length(worst) && relative[worst] > 1e-4) {
-      dpglmnet_warn(sprintf(paste(
-        "epsilon = Inf: the path has not converged in %d passes (the last pass",
-        "still moved a coefficient by %.2g of its scale at lambda %.4g);",
-        "increase `passes`."), problem$passes, relative[worst], lambda[worst]))
+    solver <- solver_object(problem$solver)
+    if (length(worst) && relative[worst] > solver$convergence_tolerance) {
+      dpglmnet_warn(solver$unconverged_message(problem, settings, lambda[worst],
+                                               relative[worst]))
     }
     return(invisible())
   }
@@ -282,8 +274,8 @@ diagnose_bounds <- function(path, settings, problem, ledger) {
       (if (is.null(settings$weight_factor)) 1 else settings$weight_factor)
   } else 0
   y_scaled <- !is.null(r) && !identical(r$y_sd, 1)
-  if (problem$family == "gaussian" && !is.null(problem$y.bound) && problem$intercept &&
-      !y_scaled) {
+  if (dpglmnet_family(problem$family)$bounded_response && !is.null(problem$y.bound) &&
+      problem$intercept && !y_scaled) {
     # y's interval [lower, upper] ([-y.bound, y.bound] when symmetric): a
     # median intercept within 10% of the half-width h of one of its ends (or
     # beyond it), with a spread of at most 30% of the envelope y.bound (the
@@ -363,7 +355,8 @@ diagnose_bounds <- function(path, settings, problem, ledger) {
 # What the C++ entries need of every problem: the family, the intercept, the
 # column transform of x, the penalty, and a fresh seed (or the secure source).
 core_settings <- function(problem, ...) {
-  c(list(family = problem$family, intercept = problem$intercept,
+  c(list(family = problem$family, family_parameter = problem$family_parameter,
+         intercept = problem$intercept,
          transform = problem$transform, alpha = problem$alpha,
          penalty_factor = problem$penalty.factor,
          lower_limits = problem$lower.limits, upper_limits = problem$upper.limits,

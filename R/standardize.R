@@ -56,7 +56,8 @@ histogram_fine_bins <- 32L
 standardization_plan <- function(standardize, intercept, family, y.bound, sparse, p,
                                  epsilon) {
   if (!standardize) return(NULL)
-  scale_y <- family == "gaussian" && !is.null(y.bound)
+  # (a response the family standardizes with x: gaussian, with y.bound)
+  scale_y <- dpglmnet_family(family)$standardize_response && !is.null(y.bound)
   ranges <- is.finite(epsilon)
   list(center_x = intercept && !sparse, scale_y = scale_y, ranges = ranges,
        sparse = sparse, levels = histogram_levels, fine_bins = histogram_fine_bins,

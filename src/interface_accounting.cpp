@@ -24,6 +24,13 @@ accounting::Sampling parse_sampling(const std::string& sampling) {
   Rcpp::stop("internal error: unknown sampling \"" + sampling + "\"");
 }
 
+// The neighbouring relation a row's accounting holds under (R's mechanism()).
+accounting::Relation parse_relation(const std::string& relation) {
+  if (relation == "replace-one") return accounting::Relation::replace_one;
+  if (relation == "add/remove-one") return accounting::Relation::add_remove_one;
+  Rcpp::stop("internal error: unknown neighbouring relation \"" + relation + "\"");
+}
+
 accounting::Kind parse_kind(const std::string& type) {
   if (type == "gaussian") return accounting::Kind::gaussian;
   if (type == "laplace") return accounting::Kind::laplace;
@@ -41,6 +48,7 @@ std::vector<accounting::Mechanism> mechanisms_from(const List& table) {
   CharacterVector sampling = table["sampling"];
   NumericVector rate = table["sampling_rate"];
   IntegerVector part = table["part"];
+  CharacterVector relation = table["relation"];
   std::vector<accounting::Mechanism> rows(type.size());
   for (R_xlen_t k = 0; k < type.size(); ++k) {
     accounting::Mechanism& m = rows[k];
@@ -52,6 +60,7 @@ std::vector<accounting::Mechanism> mechanisms_from(const List& table) {
     m.sampling = parse_sampling(as<std::string>(sampling[k]));
     m.sampling_rate = rate[k];
     m.part = part[k];
+    m.relation = parse_relation(as<std::string>(relation[k]));
   }
   return rows;
 }
@@ -133,9 +142,17 @@ List account_cpp(List mechanisms, double z, double delta, NumericVector orders) 
   const AvxGuard guard;
   const accounting::Account a =
       accounting::account(mechanisms_from(mechanisms), z, delta, orders_from(orders));
+  // each row's own share (pure epsilon, GDP mu), computed here once
+  const std::vector<accounting::Mechanism> rows = mechanisms_from(mechanisms);
+  NumericVector row_epsilon(rows.size()), row_mu(rows.size());
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    row_epsilon[k] = accounting::row_pure_epsilon(rows[k], z);
+    row_mu[k] = accounting::row_gdp_mu(rows[k], z);
+  }
   return List::create(Named("epsilon") = a.epsilon, Named("method") = a.method,
                       Named("mu") = a.mu, Named("rdp_order") = a.rdp_order,
-                      Named("epsilon_pure") = a.epsilon_pure, Named("part") = a.part);
+                      Named("epsilon_pure") = a.epsilon_pure, Named("part") = a.part,
+                      Named("row_epsilon") = row_epsilon, Named("row_gdp_mu") = row_mu);
 }
 
 // The smallest noise level z whose account is within the target.

@@ -27,6 +27,14 @@
 // Pure parts add to the Gaussian part by basic composition, which holds for
 // any two mechanisms (Dwork & Roth 2014, Theorem 3.16).
 //
+// Neighbouring relation: every row states the relation its accounting holds
+// under. The package's relation is replace-one (n public); the RDP bound of
+// a Poisson-subsampled Gaussian (rdp_accountant.h) holds under add/remove-one
+// only, so such a row must say so, and rows under different relations are
+// never composed: account() and calibrate() refuse them (as Google's
+// dp_accounting refuses mixed neighbouring relations), instead of reporting
+// a total that holds under neither.
+//
 // Parallel composition: a row with part k > 0 reads only the records of part
 // k of a split drawn independently of the data. Replacing one record changes
 // the input of the rows of part 0 (every record) and of the one part holding
@@ -39,6 +47,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -56,6 +65,7 @@ enum class Kind { gaussian, laplace, exponential };
 // then no amplification by subsampling beyond the chance q that a record is
 // used at all: see revealed_sampled_gaussian_rdp().
 enum class Sampling { none, poisson, without_replacement, revealed };
+enum class Relation { replace_one, add_remove_one };
 
 struct Mechanism {
   Kind kind = Kind::gaussian;
@@ -66,6 +76,7 @@ struct Mechanism {
   Sampling sampling = Sampling::none;
   double sampling_rate = 1.0;
   int part = 0;  // 0: every record; k > 0: the records of part k only
+  Relation relation = Relation::replace_one;
 
   double multiplier(double z) const { return calibrated ? factor * z : noise_multiplier; }
 };
@@ -221,10 +232,43 @@ inline Account account_group(const std::vector<const Mechanism*>& rows, double z
 
 }  // namespace detail
 
+// Throws unless every row states one neighbouring relation, and a
+// Poisson-subsampled row (whose RDP bound is add/remove-one's) states
+// add/remove-one (see the file comment).
+inline void check_relations(const std::vector<Mechanism>& rows) {
+  for (const Mechanism& m : rows) {
+    if (m.sampling == Sampling::poisson && m.relation != Relation::add_remove_one) {
+      throw std::invalid_argument(
+          "a Poisson-subsampled row is accounted under add/remove-one neighbours, "
+          "but states replace-one");
+    }
+    if (m.relation != rows.front().relation) {
+      throw std::invalid_argument(
+          "the rows state different neighbouring relations (replace-one and "
+          "add/remove-one): their privacy losses do not compose");
+    }
+  }
+}
+
+// One row's own share, as the ledger prints it: the pure epsilon of a
+// Laplace or exponential row (basic composition of its runs, count * c / b
+// with c = 1 or 2), the GDP mu of a full-batch Gaussian row (sqrt(count) /
+// b); NaN where the row has none.
+inline double row_pure_epsilon(const Mechanism& m, double z) {
+  if (m.kind == Kind::gaussian) return std::numeric_limits<double>::quiet_NaN();
+  return m.count * (m.kind == Kind::exponential ? 2.0 : 1.0) / m.multiplier(z);
+}
+inline double row_gdp_mu(const Mechanism& m, double z) {
+  if (m.kind != Kind::gaussian || m.sampling != Sampling::none)
+    return std::numeric_limits<double>::quiet_NaN();
+  return std::sqrt(m.count) / m.multiplier(z);
+}
+
 // Epsilon spent at delta by all the rows, with calibrated rows at noise
 // level z: the maximum over the parts of a split (see the file comment).
 inline Account account(const std::vector<Mechanism>& rows, double z, double delta,
                        const std::vector<double>& orders = default_orders()) {
+  check_relations(rows);
   std::set<int> parts;
   for (const Mechanism& m : rows)
     if (m.part > 0) parts.insert(m.part);
@@ -250,6 +294,7 @@ inline Account account(const std::vector<Mechanism>& rows, double z, double delt
 inline double calibrate(const std::vector<Mechanism>& rows, double target_epsilon,
                         double delta, const std::vector<double>& orders = default_orders()) {
   const double inf = std::numeric_limits<double>::infinity();
+  check_relations(rows);
   bool any_calibrated = false;
   for (const Mechanism& m : rows)
     if (m.calibrated && m.count > 0.0) any_calibrated = true;

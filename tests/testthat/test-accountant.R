@@ -43,3 +43,37 @@ test_that("accountant arguments are checked", {
   expect_dpglmnet_error(gdp_mu("1", 1e-5), "`epsilon`")
   expect_dpglmnet_error(gdp_delta(1, -1), "`epsilon`")
 })
+
+test_that("the accountant refuses rows under different neighbouring relations", {
+  mechanism <- dpglmnet:::mechanism
+  table <- function(...) dpglmnet:::mechanism_table(list(...))
+  replace <- mechanism("a", "gaussian", 10, "1", calibrated = TRUE)
+  add_remove <- mechanism("b", "gaussian", 10, "1", calibrated = TRUE,
+                          relation = "add/remove-one")
+  orders <- dpglmnet:::default_orders()
+  expect_error(dpglmnet:::.account_cpp(table(replace, add_remove), 1, 1e-6, orders),
+               "different neighbouring relations")
+  expect_error(dpglmnet:::.calibrate_cpp(table(replace, add_remove), 1, 1e-6, orders),
+               "different neighbouring relations")
+  # a Poisson-sampled Gaussian's RDP bound is add/remove-one's
+  poisson <- mechanism("c", "gaussian", 10, "1", calibrated = TRUE, sampling = "poisson",
+                       sampling_rate = 0.01)
+  expect_error(dpglmnet:::.account_cpp(table(poisson), 1, 1e-6, orders),
+               "Poisson-subsampled row")
+  poisson$relation <- "add/remove-one"
+  expect_silent(dpglmnet:::.account_cpp(table(poisson, add_remove), 1, 1e-6, orders))
+  # one relation: the per-row shares come from the accountant, as by hand
+  exponential <- mechanism("d", "exponential", 4, "1", calibrated = TRUE, factor = 2)
+  out <- dpglmnet:::.account_cpp(table(replace, exponential), 3, 1e-6, orders)
+  expect_equal(out$row_gdp_mu, c(sqrt(10) / 3, NaN))
+  expect_equal(out$row_epsilon, c(NaN, 4 * 2 / (2 * 3)))
+})
+
+test_that("every ledger row states its relation, replace-one", {
+  set.seed(1)
+  x <- matrix(rnorm(600), 200, 3)
+  fit <- suppressWarnings(dpglmnet(x, x[, 1] + rnorm(200), x.bounds = 4, y.bound = 8,
+                                   nlambda = 3, passes = 2))
+  expect_true(all(fit$privacy$mechanisms$relation == "replace-one"))
+  expect_identical(fit$privacy$relation, "replace-one")
+})

@@ -29,7 +29,7 @@ test_that("cv.dpglmnet(refit = TRUE) works when a split part picks dpfw and all 
 
 test_that("a given nlambda makes auto pick dpcd, with the reason (B2)", {
   rule <- function(nlambda) dpglmnet:::resolve_auto_solver(
-    1000, 600, 1, 1e-6, "gaussian", 1, NULL, nlambda, 4,
+    "auto", 1000, 600, 1, 1e-6, "gaussian", 1, NULL, nlambda, 4,
     list(lower = -20, upper = 20, envelope = 20), list(), -Inf, Inf, rep(1, 600))
   expect_identical(rule(NULL)$solver, "dpfw")
   expect_identical(rule(5L)$solver, "dpcd")
@@ -42,9 +42,9 @@ test_that("a given nlambda makes auto pick dpcd, with the reason (B2)", {
   expect_length(fit$lambda, 5L)
   expect_match(fit$settings$solver_choice, "nlambda given", fixed = TRUE)
   # the reasons name the condition that failed (public inputs)
-  expect_match(dpglmnet:::highdim_rule(1000, 600, Inf, "gaussian", 1, NULL, NULL, 4, 20,
+  expect_match(dpglmnet:::highdim_rule(1000, 600, Inf, dpglmnet:::dpglmnet_family("gaussian"), 1, NULL, NULL, 4, 20,
                                        NULL, -Inf, Inf, rep(1, 600)), "epsilon = Inf")
-  expect_null(dpglmnet:::highdim_rule(1000, 600, 1, "gaussian", 1, NULL, NULL, 4, 20,
+  expect_null(dpglmnet:::highdim_rule(1000, 600, 1, dpglmnet:::dpglmnet_family("gaussian"), 1, NULL, NULL, 4, 20,
                                       NULL, -Inf, Inf, rep(1, 600)))
 })
 

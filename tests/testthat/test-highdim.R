@@ -14,7 +14,7 @@ rule <- function(n = 1000, p = 600, epsilon = 1, family = "gaussian", alpha = 1,
                                                                 envelope = 20),
                  given = list(), lower.limits = -Inf, upper.limits = Inf,
                  penalty.factor = rep(1, p)) {
-  dpglmnet:::resolve_auto_solver(n, p, epsilon, 1 / n^2, family, alpha, lambda, NULL,
+  dpglmnet:::resolve_auto_solver("auto", n, p, epsilon, 1 / n^2, family, alpha, lambda, NULL,
                                  x.bounds, y_interval, given, lower.limits,
                                  upper.limits, penalty.factor)
 }
@@ -173,7 +173,7 @@ test_that("cv.dpglmnet decides auto at the full n: a split part alone would pick
   fit <- muffle_dpglmnet_warnings(cv.dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 4,
                                               y.bound = 30))
   expect_identical(fit$dpglmnet.fit$settings$solver, "dpcd")
-  expect_identical(dpglmnet:::resolve_auto_solver(800, 450, 1, 1e-6, "gaussian", 1, NULL,
+  expect_identical(dpglmnet:::resolve_auto_solver("auto", 800, 450, 1, 1e-6, "gaussian", 1, NULL,
     NULL, 4, list(lower = -30, upper = 30, envelope = 30), list(), -Inf, Inf,
     rep(1, 450))$solver, "dpfw")
 })

@@ -1,0 +1,140 @@
+# The protocols of the objects every fit is assembled from: solvers and
+# families. Each is a list made by its constructor here, which declares every
+# field with its default, so that code outside a solver's or a family's file
+# reads declarations and never tests a name (tests/testthat/
+# test-protocols.R enforces it). (This file is collated first: the solver
+# and family files build their objects when the package loads.)
+
+# The private path skeleton every solver plugs into. A solver is an object
+# made by new_solver() that holds everything solver-specific, so that no
+# code outside its file tests the solver's name (tests/testthat/
+# test-protocols.R enforces it). Its functions of the checked problem (see
+# check_problem()):
+#   releases(problem)         the mechanisms of its path (public: counts,
+#                             sensitivities, sampling), noise calibrated;
+#   start_release(problem)    the mechanism behind a private lambda_max (used
+#                             when no lambda is given);
+#   setup(problem)            its constants (smoothness, steps, clipping), on
+#                             the standardized problem;
+#   noise(problem, setup, z)  the noise settings given the noise level z;
+#   start_gradient(problem, setup, noise)  the released gradient at 0;
+#   path(problem, setup, noise, lambda)    list(beta = p x nlambda, a0);
+#   settings(problem, setup, noise, lambda) what the fit reports about itself
+#                             (lambda: the path's values on the working
+#                             scale, for solvers whose noise on the model
+#                             depends on it);
+#   check(problem)            its own argument checks (after the common
+#                             ones), returning the problem;
+# and its declarations (defaults in new_solver()):
+#   by_radius                 follows a public increasing sequence of l1
+#                             radii instead of lambdas (R/l1.R): its `lambda`
+#                             argument is the radius sequence on the working
+#                             scale, and nothing is released for the grid;
+#   uses_batch                draws minibatches of `batch.size` records (for
+#                             the others `batch.size` is neither checked nor
+#                             kept);
+#   weights                   takes glmnet's `weights` and `offset`;
+#   in_database               runs on a database table (R/database.R);
+#   smoothness                NULL: reads no smoothness constants; else the
+#                             default private source with x.bounds
+#                             ("quantile" or "private", R/smoothness.R);
+#   quantile_clip             NULL, or how clip = "quantile" is released:
+#                             "coordinate" (one threshold per coordinate) or
+#                             "record" (one L2 threshold; R/scales.R);
+#   default_clip(p, intercept) the clip when none is given (a number);
+#   quantile_clip_default     clip = "quantile" is its default for private,
+#                             unstandardized fits with x.bounds;
+#   automatic_schedule        the number of lambdas and passes follow the
+#                             budget (choose_schedule(), R/dpglmnet.R);
+#   step_limit                a `step` above it may diverge (a warning);
+#   alpha_floor               the floor of alpha in lambda_max (glmnet's
+#                             1e-3);
+#   convergence_tolerance, unconverged_message(problem, settings, lambda,
+#                             relative): the epsilon = Inf convergence check
+#                             (diagnose_path()): a relative coefficient
+#                             change above the tolerance, and what to say.
+# fit_private_path() lists every mechanism of the fit from public inputs
+# (standardization, smoothness, lambda_max, path), calibrates one noise
+# level for all of them, builds the ledger, then runs them in order and maps
+# the path back to the original scale. Adding a solver is adding its file
+# and an entry in dpglmnet_solvers.
+new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE, weights = FALSE,
+                       in_database = FALSE, smoothness = NULL, quantile_clip = NULL,
+                       default_clip = function(p, intercept) sqrt(p + intercept),
+                       quantile_clip_default = FALSE, automatic_schedule = FALSE,
+                       step_limit = 2, alpha_floor = 1e-3,
+                       check = function(problem) problem,
+                       convergence_tolerance = 1e-4,
+                       unconverged_message = lambda_path_unconverged) {
+  c(list(name = name, by_radius = by_radius, uses_batch = uses_batch, weights = weights,
+         in_database = in_database, smoothness = smoothness, quantile_clip = quantile_clip,
+         default_clip = default_clip, quantile_clip_default = quantile_clip_default,
+         automatic_schedule = automatic_schedule, step_limit = step_limit,
+         alpha_floor = alpha_floor, check = check,
+         convergence_tolerance = convergence_tolerance,
+         unconverged_message = unconverged_message),
+    list(...))
+}
+
+# What an unconverged (epsilon = Inf) lambda path says: the largest
+# coefficient change of the last pass, relative to the coefficients' scale,
+# was above the tolerance.
+lambda_path_unconverged <- function(problem, settings, lambda, relative) {
+  sprintf(paste(
+    "epsilon = Inf: the path has not converged in %d passes (the last pass",
+    "still moved a coefficient by %.2g of its scale at lambda %.4g);",
+    "increase `passes`."), problem$passes, relative, lambda)
+}
+
+
+# The families dpglmnet fits, as in glmnet. A family object is the single
+# source of truth for everything that depends on the family in R, so that
+# no code outside the family files tests a family's name
+# (tests/testthat/test-protocols.R enforces it). It holds (defaults in
+# new_family()):
+#   name, curvature           the loss's curvature bound (its coordinate
+#                             smoothness constant per unit x_ij^2);
+#   check_response(y)         the response checked and coded;
+#   linkinv, loss, classes    predict()'s inverse link, the per-record loss
+#                             of objectives and validation, whether
+#                             predictions have classes;
+#   bounded_response          y is real-valued and clamped to `y.bound`
+#                             (whose interval sets the scale of the
+#                             per-record derivative); FALSE: the derivative
+#                             is bounded by `derivative_bound` whatever y;
+#   derivative_bound          a public bound on |l'(eta, y)| whatever y
+#                             (binomial 1, Huber delta; Inf: none);
+#   standardize_response      y is standardized with x (needs y.bound);
+#   public_lambda_max(scale_y, has_offset)  a public bound on every
+#                             gradient coordinate at 0 of the standardized
+#                             problem, or NULL;
+#   offset_in_response        an offset moves into the response (glmnet's
+#                             elnet) rather than the link;
+#   cv_measures, deviance_name, default_loss_bound(type.measure, residual)
+#                             cv.dpglmnet()'s measures (R/cv-curve.R);
+#   sql_derivative(source, eta, y), sql_invalid_response(y)  the loss's
+#                             derivative and the response check in SQL
+#                             (R/database.R);
+#   parameter, parameter_name, with_parameter(value)  a family's public
+#                             parameter (Huber's delta: the C++ loss reads
+#                             it as `family_parameter`), its name, and the
+#                             object at another value.
+# Its C++ half is the family's loss in src/dpglmnet/ (family.h maps the
+# name to it). An unknown family is an error, never a silent squared loss.
+new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = Inf,
+                       standardize_response = bounded_response,
+                       public_lambda_max = function(scale_y, has_offset) NULL,
+                       offset_in_response = FALSE, classes = FALSE,
+                       sql_invalid_response = function(y) NULL,
+                       parameter = NULL, parameter_name = NULL,
+                       with_parameter = function(value) NULL) {
+  structure(c(list(name = name, bounded_response = bounded_response,
+                   derivative_bound = derivative_bound,
+                   standardize_response = standardize_response,
+                   public_lambda_max = public_lambda_max,
+                   offset_in_response = offset_in_response, classes = classes,
+                   sql_invalid_response = sql_invalid_response, parameter = parameter,
+                   parameter_name = parameter_name, with_parameter = with_parameter),
+              list(...)), class = "dpglmnet_family")
+}
+
