@@ -122,10 +122,16 @@ cv_from_database <- function(call, env) {
   refit.budget <- check_numeric(value("refit.budget"), "refit.budget", 0, 1,
                                 lower_open = TRUE, upper_open = TRUE)
   rng <- check_choice(value("rng"), c("seeded", "secure"), "rng")
-  if (family$name == "gaussian" && is.null(loss.bound) && is.null(given("y.bound"))) {
-    dpglmnet_abort("loss.bound", paste(
-      "or `y.bound` must be given for family = \"gaussian\": the validation",
-      "loss is clipped to a public bound, its sensitivity."))
+  if (family$bounded_response && is.null(loss.bound) && is.null(given("y.bound"))) {
+    dpglmnet_abort("loss.bound", sprintf(paste(
+      "or `y.bound` must be given for family = \"%s\": the validation",
+      "loss is clipped to a public bound, its sensitivity."), family$name))
+  }
+  if (is.null(family$sql_linkinv) ||
+      (type.measure == "deviance" && is.null(family$sql_loss))) {
+    dpglmnet_abort("type.measure", sprintf(paste(
+      "= \"%s\" is not computed in a database for family = \"%s\": cross-validate",
+      "in memory."), type.measure, family$name))
   }
   # The table: its source (n from COUNT(*)), the values checked as in
   # memory, the arguments of the path as dpglmnet() on a table takes them.
@@ -384,8 +390,12 @@ database_curve_sums <- function(fit, valid, y, family, type.measure, loss.bound,
   })
   names(clamped) <- paste0("c", seq_len(p))
   records <- nested(c(clamped, list(y = y$expr)), valid$from, "dpglmnet_clamped")
-  natural_log <- if (type.measure == "deviance" && family$name == "binomial")
-                   sql_natural_log(valid)
+  # the engine's natural logarithm, found when a loss first needs it
+  ln_name <- NULL
+  ln <- function(expr) {
+    if (is.null(ln_name)) ln_name <<- sql_natural_log(valid)
+    sprintf("%s(%s)", ln_name, expr)
+  }
   s <- numeric(K)
   s2 <- numeric(K)
   for (first in seq(1L, K, by = block)) {
@@ -404,21 +414,16 @@ database_curve_sums <- function(fit, valid, y, family, type.measure, loss.bound,
     })
     names(etas) <- paste0("e", ks)
     linear <- nested(c(etas, list(y = q("y"))), records, "dpglmnet_link")
+    # (the mean responses first, in their own subquery: the losses refer
+    # to them twice)
+    means <- lapply(ks, function(k) family$sql_linkinv(valid, q(paste0("e", k))))
+    names(means) <- paste0("m", ks)
+    linear <- nested(c(stats::setNames(lapply(ks, function(k) q(paste0("e", k))),
+                                       paste0("e", ks)), means, list(y = q("y"))),
+                     linear, "dpglmnet_means")
     losses <- lapply(ks, function(k) sql_validation_loss(
-      valid, type.measure, family, q(paste0("e", k)), q("y"), loss.bound, natural_log))
+      valid, type.measure, family, q(paste0("e", k)), q(paste0("m", k)), q("y"), ln))
     names(losses) <- paste0("l", ks)
-    if (family$name == "gaussian" && type.measure %in% c("mse", "deviance")) {
-      # (the residuals first, clamped to +-2 sqrt(B): a square above B is
-      # clipped to B either way, and the clamp keeps every engine finite)
-      limit <- 2 * sqrt(loss.bound)
-      residuals <- lapply(ks, function(k) sql_clamp(
-        valid, sprintf("(%s - %s)", q("y"), q(paste0("e", k))), -limit, limit))
-      names(residuals) <- paste0("r", ks)
-      linear <- nested(residuals, linear, "dpglmnet_residuals")
-      losses <- lapply(ks, function(k) sprintf("(%s * %s)", q(paste0("r", k)),
-                                               q(paste0("r", k))))
-      names(losses) <- paste0("l", ks)
-    }
     lossy <- nested(losses, linear, "dpglmnet_losses")
     # u = min(l, B) / B in [0, 1] (min(l / B, 1) number for number, every
     # loss being >= 0; a NULL loss, from a non-finite path, counts as B)
@@ -455,25 +460,17 @@ sql_fence <- function(source) {
   if (inherits(source$con, "SQLiteConnection")) " LIMIT -1 OFFSET 0" else " OFFSET 0"
 }
 
-# A record's loss l(eta, y) of validation_loss() in SQL (before the clip).
-sql_validation_loss <- function(source, type.measure, family, eta, y, loss.bound,
-                                natural_log) {
+# A record's loss of validation_loss() in SQL (before the clip), from the
+# linear predictor `eta`, the mean response `mean` (the family's
+# sql_linkinv()) and y; `ln`: the engine's natural logarithm.
+sql_validation_loss <- function(source, type.measure, family, eta, mean, y, ln) {
   n <- function(v) sql_number(source, v)
-  if (family$name == "gaussian") {
-    residual <- sprintf("(%s - %s)", y, eta)
-    return(switch(type.measure,
-      mae = sprintf("ABS(%s)", residual),
-      sprintf("(%s * %s)", residual, residual)))
-  }
-  # binomial: the probability as sql_derivative() computes it (eta clamped
-  # to +-708, where plogis() is 0 or 1 to within 1e-307)
-  probability <- sprintf("(%s / (%s + EXP(-%s)))", n(1), n(1), sql_clamp(source, eta, -708, 708))
+  # (glmnet's binomial mse and mae sum over the two classes: twice the error)
+  two <- function(expr) if (family$classes) sprintf("(%s * %s)", n(2), expr) else expr
   switch(type.measure,
-    mse = sprintf("(%s * (%s - %s) * (%s - %s))", n(2), y, probability, y, probability),
-    mae = sprintf("(%s * ABS(%s - %s))", n(2), y, probability),
-    # 2 (max(eta, 0) + log(1 + exp(-|eta|)) - y eta), family.R's loss
-    deviance = sprintf("(%s * ((CASE WHEN %s > %s THEN %s ELSE %s END) + %s(%s + EXP(-ABS(%s))) - %s * %s))",
-                       n(2), eta, n(0), eta, n(0), natural_log, n(1), eta, y, eta),
+    mse = two(sprintf("((%s - %s) * (%s - %s))", y, mean, y, mean)),
+    mae = two(sprintf("ABS(%s - %s)", y, mean)),
+    deviance = sprintf("(%s * %s)", n(2), family$sql_loss(source, eta, y, ln)),
     class = sprintf(paste("(CASE WHEN %s > %s THEN (CASE WHEN %s > %s THEN %s ELSE %s END)",
                           "ELSE (CASE WHEN %s > %s THEN %s ELSE %s END) END)"),
                     eta, n(0), y, n(0.5), n(0), n(1), y, n(0.5), n(1), n(0)))
