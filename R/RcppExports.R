@@ -121,8 +121,8 @@
     .Call(`_dpglmnet_simd_isa_cpp`)
 }
 
-.dense_sweep_cpp <- function(isa, family, eta, y, update_column, change, gradient_column, clip) {
-    .Call(`_dpglmnet_dense_sweep_cpp`, isa, family, eta, y, update_column, change, gradient_column, clip)
+.dense_sweep_cpp <- function(isa, family, eta, y, update_column, change, gradient_column, clip, family_parameter = NULL) {
+    .Call(`_dpglmnet_dense_sweep_cpp`, isa, family, eta, y, update_column, change, gradient_column, clip, family_parameter)
 }
 
 .simd_exp_cpp <- function(x) {
@@ -145,8 +145,8 @@
     .Call(`_dpglmnet_os_random_bytes_cpp`, size, device)
 }
 
-.transformed_design_cpp <- function(x, bound, center, scale, isa, family, y, update, change, gradient, clip, b) {
-    .Call(`_dpglmnet_transformed_design_cpp`, x, bound, center, scale, isa, family, y, update, change, gradient, clip, b)
+.transformed_design_cpp <- function(x, bound, center, scale, isa, family, y, update, change, gradient, clip, b, family_parameter = NULL) {
+    .Call(`_dpglmnet_transformed_design_cpp`, x, bound, center, scale, isa, family, y, update, change, gradient, clip, b, family_parameter)
 }
 
 .planned_prox_cpp <- function(v, j, step, lambda, alpha, penalty_factor, lower, upper) {

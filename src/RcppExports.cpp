@@ -384,8 +384,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // dense_sweep_cpp
-List dense_sweep_cpp(std::string isa, std::string family, NumericVector eta, NumericVector y, SEXP update_column, double change, NumericVector gradient_column, double clip);
-RcppExport SEXP _dpglmnet_dense_sweep_cpp(SEXP isaSEXP, SEXP familySEXP, SEXP etaSEXP, SEXP ySEXP, SEXP update_columnSEXP, SEXP changeSEXP, SEXP gradient_columnSEXP, SEXP clipSEXP) {
+List dense_sweep_cpp(std::string isa, std::string family, NumericVector eta, NumericVector y, SEXP update_column, double change, NumericVector gradient_column, double clip, SEXP family_parameter);
+RcppExport SEXP _dpglmnet_dense_sweep_cpp(SEXP isaSEXP, SEXP familySEXP, SEXP etaSEXP, SEXP ySEXP, SEXP update_columnSEXP, SEXP changeSEXP, SEXP gradient_columnSEXP, SEXP clipSEXP, SEXP family_parameterSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -397,7 +397,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type change(changeSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type gradient_column(gradient_columnSEXP);
     Rcpp::traits::input_parameter< double >::type clip(clipSEXP);
-    rcpp_result_gen = Rcpp::wrap(dense_sweep_cpp(isa, family, eta, y, update_column, change, gradient_column, clip));
+    Rcpp::traits::input_parameter< SEXP >::type family_parameter(family_parameterSEXP);
+    rcpp_result_gen = Rcpp::wrap(dense_sweep_cpp(isa, family, eta, y, update_column, change, gradient_column, clip, family_parameter));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -463,8 +464,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // transformed_design_cpp
-List transformed_design_cpp(SEXP x, SEXP bound, SEXP center, SEXP scale, std::string isa, std::string family, NumericVector y, IntegerVector update, NumericVector change, IntegerVector gradient, double clip, NumericVector b);
-RcppExport SEXP _dpglmnet_transformed_design_cpp(SEXP xSEXP, SEXP boundSEXP, SEXP centerSEXP, SEXP scaleSEXP, SEXP isaSEXP, SEXP familySEXP, SEXP ySEXP, SEXP updateSEXP, SEXP changeSEXP, SEXP gradientSEXP, SEXP clipSEXP, SEXP bSEXP) {
+List transformed_design_cpp(SEXP x, SEXP bound, SEXP center, SEXP scale, std::string isa, std::string family, NumericVector y, IntegerVector update, NumericVector change, IntegerVector gradient, double clip, NumericVector b, SEXP family_parameter);
+RcppExport SEXP _dpglmnet_transformed_design_cpp(SEXP xSEXP, SEXP boundSEXP, SEXP centerSEXP, SEXP scaleSEXP, SEXP isaSEXP, SEXP familySEXP, SEXP ySEXP, SEXP updateSEXP, SEXP changeSEXP, SEXP gradientSEXP, SEXP clipSEXP, SEXP bSEXP, SEXP family_parameterSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -480,7 +481,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< IntegerVector >::type gradient(gradientSEXP);
     Rcpp::traits::input_parameter< double >::type clip(clipSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type b(bSEXP);
-    rcpp_result_gen = Rcpp::wrap(transformed_design_cpp(x, bound, center, scale, isa, family, y, update, change, gradient, clip, b));
+    Rcpp::traits::input_parameter< SEXP >::type family_parameter(family_parameterSEXP);
+    rcpp_result_gen = Rcpp::wrap(transformed_design_cpp(x, bound, center, scale, isa, family, y, update, change, gradient, clip, b, family_parameter));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -573,13 +575,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_nonfinite_kind_cpp", (DL_FUNC) &_dpglmnet_nonfinite_kind_cpp, 1},
     {"_dpglmnet_minibatches_cpp", (DL_FUNC) &_dpglmnet_minibatches_cpp, 4},
     {"_dpglmnet_simd_isa_cpp", (DL_FUNC) &_dpglmnet_simd_isa_cpp, 0},
-    {"_dpglmnet_dense_sweep_cpp", (DL_FUNC) &_dpglmnet_dense_sweep_cpp, 8},
+    {"_dpglmnet_dense_sweep_cpp", (DL_FUNC) &_dpglmnet_dense_sweep_cpp, 9},
     {"_dpglmnet_simd_exp_cpp", (DL_FUNC) &_dpglmnet_simd_exp_cpp, 1},
     {"_dpglmnet_chacha20_block_cpp", (DL_FUNC) &_dpglmnet_chacha20_block_cpp, 3},
     {"_dpglmnet_chacha20_paths_cpp", (DL_FUNC) &_dpglmnet_chacha20_paths_cpp, 0},
     {"_dpglmnet_chacha20_stream_cpp", (DL_FUNC) &_dpglmnet_chacha20_stream_cpp, 5},
     {"_dpglmnet_os_random_bytes_cpp", (DL_FUNC) &_dpglmnet_os_random_bytes_cpp, 2},
-    {"_dpglmnet_transformed_design_cpp", (DL_FUNC) &_dpglmnet_transformed_design_cpp, 12},
+    {"_dpglmnet_transformed_design_cpp", (DL_FUNC) &_dpglmnet_transformed_design_cpp, 13},
     {"_dpglmnet_planned_prox_cpp", (DL_FUNC) &_dpglmnet_planned_prox_cpp, 8},
     {"_dpglmnet_dpfw_path_cpp", (DL_FUNC) &_dpglmnet_dpfw_path_cpp, 3},
     {"_dpglmnet_nmd_path_cpp", (DL_FUNC) &_dpglmnet_nmd_path_cpp, 3},

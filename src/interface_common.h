@@ -14,10 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "dpglmnet/capabilities.h"
 #include "dpglmnet/design.h"
-#include "dpglmnet/family.h"
 #include "dpglmnet/histogram.h"
+#include "dpglmnet/losses/registry.h"
 #include "dpglmnet/path.h"
+#include "dpglmnet/penalties/registry.h"
 #include "dpglmnet/random.h"
 
 namespace interface {
@@ -167,19 +169,53 @@ SEXP with_design(SEXP x, const Rcpp::List& transform, F&& f) {
   return with_transformed_design(x, t, std::forward<F>(f));
 }
 
-// Calls f(design, loss): every solver entry is one template instance per
-// storage of x and per family. An unknown family is an R error.
-template <class F>
-SEXP with_design_and_loss(SEXP x, const Rcpp::List& transform, const std::string& family,
-                          F&& f) {
-  dpglmnet::Family id;
-  try {
-    id = dpglmnet::family_from_name(family);
-  } catch (const std::invalid_argument& e) {
-    Rcpp::stop(e.what());
+// The family of a settings list: settings$family and its optional numeric
+// parameter settings$family_parameter (absent or NULL: none; e.g. Huber's
+// delta), checked by the loss itself (losses/registry.h).
+inline dpglmnet::LossSpec loss_spec(const Rcpp::List& s) {
+  dpglmnet::LossSpec spec;
+  spec.family = text(s, "family");
+  if (s.containsElementNamed("family_parameter")) {
+    SEXP v = s["family_parameter"];
+    if (!Rf_isNull(v)) {
+      if (!Rf_isReal(v) || Rf_xlength(v) != 1)
+        Rcpp::stop("internal error: family_parameter must be one double or NULL");
+      spec.has_parameter = true;
+      spec.parameter = REAL(v)[0];
+    }
   }
-  return with_design(x, transform, [&](const auto& design) -> SEXP {
-    return dpglmnet::with_loss(id, [&](auto loss) -> SEXP { return f(design, loss); });
+  return spec;
+}
+
+// The penalty of a settings list (penalties/protocol.h): settings$penalty
+// ("elastic_net" when absent), alpha, penalty_factor, lower_limits and
+// upper_limits (each of length p).
+inline dpglmnet::PenaltySpec penalty_spec(const Rcpp::List& s, int p) {
+  dpglmnet::PenaltySpec spec;
+  if (s.containsElementNamed("penalty")) spec.name = text(s, "penalty");
+  spec.p = p;
+  spec.alpha = number(s, "alpha");
+  auto column = [&](const char* name) {
+    SEXP v = setting(s, name);
+    if (!Rf_isReal(v) || Rf_xlength(v) != p)
+      Rcpp::stop(std::string("internal error: '") + name + "' must be a double vector of length p");
+    return static_cast<const double*>(REAL(v));
+  };
+  spec.penalty_factor = column("penalty_factor");
+  spec.lower = column("lower_limits");
+  spec.upper = column("upper_limits");
+  return spec;
+}
+
+// Calls f(design, loss): every solver entry is one template instance per
+// storage of x and per registered loss. An unknown family, or a parameter
+// the loss rejects, is an R error before x is read.
+template <class F>
+SEXP with_design_and_loss(SEXP x, const Rcpp::List& transform, const dpglmnet::LossSpec& spec,
+                          F&& f) {
+  // (the loss is built once, first, so that its errors come before any work)
+  return dpglmnet::with_loss(spec, [&](auto loss) -> SEXP {
+    return with_design(x, transform, [&](const auto& design) -> SEXP { return f(design, loss); });
   });
 }
 
@@ -223,8 +259,25 @@ SEXP random_fit_entry(SEXP x, const Rcpp::List& settings, F&& f) {
   const AvxGuard guard;
   dpglmnet::RandomSource rng = make_random_source(settings);
   return with_design_and_loss(
-      x, setting(settings, "transform"), text(settings, "family"),
+      x, setting(settings, "transform"), loss_spec(settings),
       [&](const auto& design, auto loss) -> SEXP { return f(design, loss, rng); });
+}
+
+// The same for the entry of the solver `Tag`: an R error naming the solver
+// and the family when the solver does not declare the loss
+// (capabilities.h), before any computation; f is then not instantiated for
+// that loss at all.
+template <class Tag, class F>
+SEXP random_solver_entry(SEXP x, const Rcpp::List& settings, F&& f) {
+  return random_fit_entry(
+      x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
+        using Loss = decltype(loss);
+        if constexpr (!dpglmnet::supports_loss<Tag, Loss>) {
+          dpglmnet::unsupported_loss<Tag, Loss>();
+        } else {
+          return f(design, loss, rng);
+        }
+      });
 }
 
 // A path as R sees it: list(beta = p x points, a0, last_pass_change).

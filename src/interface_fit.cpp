@@ -1,6 +1,10 @@
 // R entry points of the solvers and of the private smoothness constants:
 // conversion only. Each takes x, y and one named settings list built by the
-// solver's R file (R/dpcd.R, R/dpsgd.R, R/smoothness.R).
+// solver's R file (R/dpcd.R, R/dpsgd.R, R/smoothness.R). The family
+// (settings$family, settings$family_parameter) and the penalty
+// (settings$penalty) are read through their registries
+// (dpglmnet/losses/registry.h, dpglmnet/penalties/registry.h), and a solver
+// entry runs only the pairs its solver declares (dpglmnet/capabilities.h).
 #include <Rcpp.h>
 
 #include <cmath>
@@ -15,7 +19,6 @@
 #include "dpglmnet/magnitude_quantiles.h"
 #include "dpglmnet/noisy_max.h"
 #include "dpglmnet/path.h"
-#include "dpglmnet/penalty.h"
 #include "dpglmnet/smoothness.h"
 #include "dpglmnet/standardize.h"
 #include "interface_common.h"
@@ -32,16 +35,27 @@ dpglmnet::Selection parse_selection(const std::string& selection) {
   Rcpp::stop("internal error: unknown selection \"" + selection + "\"");
 }
 
-// Runs a solver down the lambda path with the elastic-net penalty of the
-// settings and returns list(beta = p x nlambda, a0).
-template <class Solver>
-List fit_path_to_list(Solver& solver, int p, const List& s) {
+// Calls f(penalty) with the penalty of the settings (settings$penalty,
+// elastic net when absent: penalties/registry.h), or an R error when the
+// solver `Tag` does not declare it (capabilities.h). Called before the
+// solver is built, so the error comes before any computation.
+template <class Tag, class F>
+SEXP with_settings_penalty(const List& s, int p, F&& f) {
+  return dpglmnet::with_penalty(penalty_spec(s, p), [&](auto penalty) -> SEXP {
+    using Penalty = decltype(penalty);
+    if constexpr (!dpglmnet::supports_penalty<Tag, Penalty>) {
+      dpglmnet::unsupported_penalty<Tag, Penalty>();
+    } else {
+      return f(penalty);
+    }
+  });
+}
+
+// Runs a solver down the lambda path with `penalty` and returns
+// list(beta = p x nlambda, a0).
+template <class Solver, class Penalty>
+List fit_path_to_list(Solver& solver, int p, const List& s, const Penalty& penalty) {
   const std::vector<double> lambdas = numbers(s, "lambda");
-  NumericVector penalty_factor = setting(s, "penalty_factor");
-  NumericVector lower = setting(s, "lower_limits");
-  NumericVector upper = setting(s, "upper_limits");
-  dpglmnet::ElasticNetPenalty penalty{0.0, number(s, "alpha"), penalty_factor.begin(),
-                                      lower.begin(), upper.begin()};
   return path_to_list(dpglmnet::fit_path(solver, p, lambdas, penalty,
                                          progress(integer(s, "trace"), lambdas.size())),
                       p);
@@ -52,12 +66,12 @@ dpglmnet::DualSettings dual_settings(const List& s) {
           integer(s, "batch_size"), static_cast<long long>(number(s, "steps"))};
 }
 
-// Calls f(Loss()) without weights, f(Weighted<Loss>()) with them (loss.h):
-// the unweighted sweeps are compiled without the multiply.
+// Calls f(loss) without weights, f(Weighted<Loss>(loss)) with them
+// (losses/protocol.h): the unweighted sweeps are compiled without the multiply.
 template <class Loss, class F>
-SEXP with_weighting(const double* weights, F&& f) {
-  if (weights) return f(dpglmnet::Weighted<Loss>());
-  return f(Loss());
+SEXP with_weighting(const Loss& loss, const double* weights, F&& f) {
+  if (weights) return f(dpglmnet::Weighted<Loss>(loss));
+  return f(loss);
 }
 
 // `steps` false: the steps are not read (the start gradient takes none).
@@ -98,20 +112,19 @@ List private_smoothness_cpp(SEXP x, List settings) {
 // behind a private lambda_max): p Gaussian mechanisms.
 // [[Rcpp::export(.dpcd_start_gradient_cpp)]]
 NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPCDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
-        using Loss = decltype(loss);
         // (no step is taken: only the gradients at 0 are released)
         dpglmnet::CoordinateSettings coordinates = coordinate_settings(settings, false);
         coordinates.step.assign(design.cols(), 0.0);
         const double* weights = optional_records(settings, "weights", design.rows());
         const double* offset = optional_records(settings, "offset", design.rows());
-        return with_weighting<Loss>(weights, [&](auto weighted) -> SEXP {
+        return with_weighting(loss, weights, [&](auto weighted) -> SEXP {
           using L = decltype(weighted);
           dpglmnet::DPCoordinateDescent<Design, L> solver(
               design, y.begin(), false, coordinates, 0, dpglmnet::Selection::cyclic, false,
-              rng, weights, offset);
+              rng, weights, offset, weighted);
           NumericVector g(design.cols());
           for (int j = 0; j < design.cols(); ++j) g[j] = solver.private_gradient(j);
           return g;
@@ -121,19 +134,21 @@ NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
 
 // [[Rcpp::export(.dpcd_path_cpp)]]
 List dpcd_path_cpp(SEXP x, NumericVector y, List settings) {
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPCDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
-        using Loss = decltype(loss);
         const double* weights = optional_records(settings, "weights", design.rows());
         const double* offset = optional_records(settings, "offset", design.rows());
-        return with_weighting<Loss>(weights, [&](auto weighted) -> SEXP {
-          using L = decltype(weighted);
-          dpglmnet::DPCoordinateDescent<Design, L> solver(
-              design, y.begin(), flag(settings, "intercept"), coordinate_settings(settings),
-              integer(settings, "passes"), parse_selection(text(settings, "selection")),
-              flag(settings, "average"), rng, weights, offset);
-          return fit_path_to_list(solver, design.cols(), settings);
+        return with_settings_penalty<dpglmnet::DPCDTag>(
+            settings, design.cols(), [&](const auto& penalty) -> SEXP {
+          return with_weighting(loss, weights, [&](auto weighted) -> SEXP {
+            using L = decltype(weighted);
+            dpglmnet::DPCoordinateDescent<Design, L> solver(
+                design, y.begin(), flag(settings, "intercept"), coordinate_settings(settings),
+                integer(settings, "passes"), parse_selection(text(settings, "selection")),
+                flag(settings, "average"), rng, weights, offset, weighted);
+            return fit_path_to_list(solver, design.cols(), settings, penalty);
+          });
         });
       });
 }
@@ -142,20 +157,20 @@ List dpcd_path_cpp(SEXP x, NumericVector y, List settings) {
 // mechanism.
 // [[Rcpp::export(.dpsgd_start_gradient_cpp)]]
 NumericVector dpsgd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPSGDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
         dpglmnet::DPStochasticGradient<Design, Loss> solver(
             design, y.begin(), flag(settings, "intercept"),
-            {0.0, number(settings, "clip"), number(settings, "noise_sd"), 1, 0}, rng);
+            {0.0, number(settings, "clip"), number(settings, "noise_sd"), 1, 0}, rng, loss);
         return wrap(solver.private_full_gradient());
       });
 }
 
 // [[Rcpp::export(.dpsgd_path_cpp)]]
 List dpsgd_path_cpp(SEXP x, NumericVector y, List settings) {
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPSGDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
@@ -163,21 +178,28 @@ List dpsgd_path_cpp(SEXP x, NumericVector y, List settings) {
             number(settings, "step_size"), number(settings, "clip"),
             number(settings, "noise_sd"), integer(settings, "batch_size"),
             static_cast<long long>(number(settings, "steps"))};
-        dpglmnet::DPStochasticGradient<Design, Loss> solver(
-            design, y.begin(), flag(settings, "intercept"), stochastic, rng);
-        return fit_path_to_list(solver, design.cols(), settings);
+        return with_settings_penalty<dpglmnet::DPSGDTag>(
+            settings, design.cols(), [&](const auto& penalty) -> SEXP {
+          using Penalty = std::decay_t<decltype(penalty)>;
+          dpglmnet::DPStochasticGradient<Design, Loss, Penalty> solver(
+              design, y.begin(), flag(settings, "intercept"), stochastic, rng, loss);
+          return fit_path_to_list(solver, design.cols(), settings, penalty);
+        });
       });
 }
 
 // [[Rcpp::export(.dpscd_path_cpp)]]
 List dpscd_path_cpp(SEXP x, NumericVector y, List settings) {
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPSCDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
-        dpglmnet::DPDualCoordinateDescent<Design, Loss> solver(design, y.begin(),
-                                                               dual_settings(settings), rng);
-        return fit_path_to_list(solver, design.cols(), settings);
+        return with_settings_penalty<dpglmnet::DPSCDTag>(
+            settings, design.cols(), [&](const auto& penalty) -> SEXP {
+          dpglmnet::DPDualCoordinateDescent<Design, Loss> solver(
+              design, y.begin(), dual_settings(settings), rng, loss);
+          return fit_path_to_list(solver, design.cols(), settings, penalty);
+        });
       });
 }
 
@@ -188,7 +210,7 @@ List dpscd_step_cpp(SEXP x, NumericVector y, List settings) {
   NumericVector dual = setting(settings, "dual");
   NumericVector shared = setting(settings, "shared");
   IntegerVector batch = setting(settings, "batch");
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPSCDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
@@ -202,7 +224,7 @@ List dpscd_step_cpp(SEXP x, NumericVector y, List settings) {
             Rcpp::stop("internal error: batch index out of range");
           b[k] = batch[k] - 1;
         }
-        dpglmnet::DPDualCoordinateDescent<Design, Loss> solver(design, y.begin(), d, rng);
+        dpglmnet::DPDualCoordinateDescent<Design, Loss> solver(design, y.begin(), d, rng, loss);
         solver.set_state(dual.begin(), shared.begin());
         solver.set_lambda(number(settings, "lambda"));
         solver.step(b.data());
@@ -289,13 +311,12 @@ NumericVector magnitude_quantiles_cpp(SEXP x, NumericVector y, List settings) {
     Rcpp::stop("internal error: invalid quantile search");
   return random_fit_entry(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
-        using Loss = decltype(loss);
         const int n = design.rows(), p = design.cols();
         if (y.size() != n) Rcpp::stop("internal error: y must have one value per record");
         std::vector<double> weight;
         if (weighted) {
           weight.resize(n);
-          for (int i = 0; i < n; ++i) weight[i] = Loss::derivative(0.0, y[i]);
+          for (int i = 0; i < n; ++i) weight[i] = loss.derivative(0.0, y[i]);
         }
         const double* w = weighted ? weight.data() : nullptr;
         for (double u : upper)

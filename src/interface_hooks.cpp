@@ -11,9 +11,9 @@
 #include "dpglmnet/chacha20.h"
 #include "dpglmnet/dpsgd.h"
 #include "dpglmnet/kernels.h"
-#include "dpglmnet/loss.h"
+#include "dpglmnet/losses/registry.h"
 #include "dpglmnet/os_entropy.h"
-#include "dpglmnet/penalty.h"
+#include "dpglmnet/penalties/elastic_net.h"
 #include "dpglmnet/smoothness.h"
 #include "dpglmnet/random.h"
 #include "dpglmnet/simd.h"
@@ -21,6 +21,16 @@
 
 using namespace Rcpp;
 using namespace interface;
+
+namespace {
+
+// The loss of a test hook's family and optional parameter (NULL: none).
+dpglmnet::LossSpec hook_loss_spec(const std::string& family, SEXP parameter) {
+  return loss_spec(List::create(Named("family") = family,
+                                Named("family_parameter") = parameter));
+}
+
+}  // namespace
 
 // Input checking without an n x p temporary: 0 when every value is finite,
 // 1 at the first NA or NaN, 2 at the first Inf or -Inf (R's anyNA() plus
@@ -65,11 +75,13 @@ CharacterVector simd_isa_cpp() {
 }
 
 // Test hook: one dense sweep (kernels.h) compiled for `isa`, which R has
-// checked is in .simd_isa_cpp(). Returns the clipped gradient sum and eta.
+// checked is in .simd_isa_cpp(), for the loss of `family` (and its
+// `family_parameter`). Returns the clipped gradient sum and eta.
 // [[Rcpp::export(.dense_sweep_cpp)]]
 List dense_sweep_cpp(std::string isa, std::string family, NumericVector eta,
                      NumericVector y, SEXP update_column, double change,
-                     NumericVector gradient_column, double clip) {
+                     NumericVector gradient_column, double clip,
+                     SEXP family_parameter = R_NilValue) {
   const AvxGuard guard;
   const R_xlen_t n = eta.size();
   if (y.size() != n || gradient_column.size() != n ||
@@ -87,11 +99,10 @@ List dense_sweep_cpp(std::string isa, std::string family, NumericVector eta,
     auto sweep = update ? dpglmnet::kernels::dense_sweep<Loss, true>(chosen)
                         : dpglmnet::kernels::dense_sweep<Loss, false>(chosen);
     const dpglmnet::ColumnTransform::Column identity;
-    return sweep(static_cast<int>(out.size()), out.begin(), y.begin(), nullptr, u, change,
-                 gradient_column.begin(), clip, identity, identity);
+    return sweep(loss, static_cast<int>(out.size()), out.begin(), y.begin(), nullptr, u,
+                 change, gradient_column.begin(), clip, identity, identity);
   };
-  const double sum = family == "binomial" ? run(dpglmnet::LogisticLoss())
-                                          : run(dpglmnet::SquaredLoss());
+  const double sum = dpglmnet::with_loss(hook_loss_spec(family, family_parameter), run);
   return List::create(Named("sum") = sum, Named("eta") = out);
 }
 
@@ -241,7 +252,8 @@ const double* transform_part(SEXP v, int p, const char* what) {
 List transformed_design_cpp(SEXP x, SEXP bound, SEXP center, SEXP scale,
                             std::string isa, std::string family, NumericVector y,
                             IntegerVector update, NumericVector change,
-                            IntegerVector gradient, double clip, NumericVector b) {
+                            IntegerVector gradient, double clip, NumericVector b,
+                            SEXP family_parameter = R_NilValue) {
   const AvxGuard guard;
   const bool dense = Rf_isMatrix(x);
   const int n = dense ? Rf_nrows(x) : IntegerVector(S4(x).slot("Dim"))[0];
@@ -271,7 +283,8 @@ List transformed_design_cpp(SEXP x, SEXP bound, SEXP center, SEXP scale,
   auto run = [&](const auto& design, auto loss) -> SEXP {
     using Design = std::decay_t<decltype(design)>;
     using Loss = decltype(loss);
-    const dpglmnet::ColumnSweeper<Design, Loss> sweeper(design, y.begin(), chosen);
+    const dpglmnet::ColumnSweeper<Design, Loss> sweeper(design, y.begin(), chosen, 1, nullptr,
+                                                        loss);
     NumericVector eta(n), sums(update.size());
     for (R_xlen_t k = 0; k < update.size(); ++k)
       sums[k] = sweeper.update_then_gradient(eta.begin(), update[k], change[k],
@@ -291,20 +304,21 @@ List transformed_design_cpp(SEXP x, SEXP bound, SEXP center, SEXP scale,
 
     dpglmnet::RandomSource rng(1, false);
     dpglmnet::DPStochasticGradient<Design, Loss> sgd(design, y.begin(), true,
-                                                     {0.0, clip, 0.0, 1, 0}, rng);
+                                                     {0.0, clip, 0.0, 1, 0}, rng, loss);
     return List::create(Named("sums") = sums, Named("eta") = eta,
                         Named("smoothness") = dpglmnet::exact_smoothness(design, 1.0),
                         Named("rows") = row_values, Named("dots") = dots,
                         Named("batch_dots") = batch_dots,
                         Named("full_gradient") = sgd.private_full_gradient());
   };
-  const dpglmnet::Family id = dpglmnet::family_from_name(family);
-  return with_transformed_design(x, transform, [&](const auto& design) -> SEXP {
-    return dpglmnet::with_loss(id, [&](auto loss) -> SEXP { return run(design, loss); });
+  const dpglmnet::LossSpec spec = hook_loss_spec(family, family_parameter);
+  return dpglmnet::with_loss(spec, [&](auto loss) -> SEXP {
+    return with_transformed_design(x, transform,
+                                   [&](const auto& design) -> SEXP { return run(design, loss); });
   });
 }
 
-// Test hook: ElasticNetPenalty::prox(j[k], v[k], step) and the planned
+// Test hook: ElasticNetPenalty::prox(j[k], v[k], step) and its planned
 // prox's apply(j[k], v[k]) for the same penalty (j 0-based).
 // [[Rcpp::export(.planned_prox_cpp)]]
 List planned_prox_cpp(NumericVector v, IntegerVector j, double step, double lambda,
@@ -318,7 +332,8 @@ List planned_prox_cpp(NumericVector v, IntegerVector j, double step, double lamb
     if (j[k] < 0 || j[k] >= p) Rcpp::stop("j must be in [0, p)");
   const dpglmnet::ElasticNetPenalty penalty{lambda, alpha, penalty_factor.begin(),
                                             lower.begin(), upper.begin()};
-  const dpglmnet::PlannedProx planned = penalty.plan(p, step);
+  dpglmnet::ElasticNetPenalty::Planned planned;
+  penalty.plan(planned, p, step);
   NumericVector direct(v.size()), from_plan(v.size());
   for (R_xlen_t k = 0; k < v.size(); ++k) {
     direct[k] = penalty.prox(j[k], v[k], step);

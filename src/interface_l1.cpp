@@ -39,7 +39,7 @@ List dpfw_path_cpp(SEXP x, NumericVector y, List settings) {
       static_cast<long long>(number(settings, "steps")),
       number(settings, "intercept_clip")};
   const bool keep_picks = flag(settings, "keep_picks");
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPFWTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
@@ -47,7 +47,8 @@ List dpfw_path_cpp(SEXP x, NumericVector y, List settings) {
         dpglmnet::FrankWolfeSettings centred = fw;
         centred.shift = optional_records(settings, "shift", design.cols());
         dpglmnet::DPFrankWolfe<Design, Loss> solver(design, y.begin(),
-                                                    flag(settings, "intercept"), centred, rng);
+                                                    flag(settings, "intercept"), centred, rng,
+                                                    loss);
         IntegerMatrix picks(keep_picks ? static_cast<int>(fw.steps) : 0,
                             keep_picks ? static_cast<int>(radii.size()) : 0);
         List out = radius_path(solver, design.cols(), radii, integer(settings, "trace"),
@@ -70,12 +71,12 @@ List nmd_path_cpp(SEXP x, NumericVector y, List settings) {
       number(settings, "clip"), number(settings, "noise_sd"),
       integer(settings, "batch_size"), static_cast<long long>(number(settings, "steps")),
       number(settings, "step_size"), number(settings, "intercept_step")};
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::NMDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
         dpglmnet::NoisyMirrorDescent<Design, Loss> solver(
-            design, y.begin(), flag(settings, "intercept"), md, rng);
+            design, y.begin(), flag(settings, "intercept"), md, rng, loss);
         return radius_path(solver, design.cols(), radii, integer(settings, "trace"),
                            [&](int, double radius) { solver.fit(radius); });
       });
@@ -88,7 +89,7 @@ List dpfw_vr_path_cpp(SEXP x, NumericVector y, List settings) {
       number(settings, "clip"), number(settings, "laplace_multiplier"),
       number(settings, "intercept_multiplier"), number(settings, "intercept_step"),
       integer(settings, "phases"), integer(settings, "batch")};
-  return random_fit_entry(
+  return random_solver_entry<dpglmnet::DPFWVRTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
         using Loss = decltype(loss);
@@ -98,7 +99,7 @@ List dpfw_vr_path_cpp(SEXP x, NumericVector y, List settings) {
             vr.batch * (T + T * (T + 1) / 4) > design.rows())
           stop("dpfw-vr: invalid phases / batch for n = %d", design.rows());
         dpglmnet::VarianceReducedFrankWolfe<Design, Loss> solver(
-            design, y.begin(), flag(settings, "intercept"), vr, rng);
+            design, y.begin(), flag(settings, "intercept"), vr, rng, loss);
         const int leaves = static_cast<int>(solver.leaves());
         const bool keep_picks = flag(settings, "keep_picks");
         IntegerMatrix picks(keep_picks ? leaves : 0,

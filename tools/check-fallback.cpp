@@ -13,7 +13,9 @@
 #include "dpglmnet/chacha20.h"
 #include "dpglmnet/dpsgd.h"
 #include "dpglmnet/kernels.h"
-#include "dpglmnet/loss.h"
+#include "dpglmnet/losses/huber.h"
+#include "dpglmnet/losses/logistic.h"
+#include "dpglmnet/losses/squared.h"
 #include "dpglmnet/simd.h"
 
 #if DPGLMNET_VECTOR_EXTENSIONS || DPGLMNET_X86_DISPATCH || DPGLMNET_CHACHA20_VECTOR
@@ -31,7 +33,7 @@ void compare(double got, double want, const char* what) {
 
 // transformed: the columns read through a clamp / centre / scale.
 template <class Loss>
-void check_sweep(std::mt19937& rng, int n, bool update, bool transformed) {
+void check_sweep(const Loss& loss, std::mt19937& rng, int n, bool update, bool transformed) {
   std::normal_distribution<double> normal;
   std::vector<double> eta(n), y(n), u(n), g(n);
   for (int i = 0; i < n; ++i) {
@@ -50,7 +52,7 @@ void check_sweep(std::mt19937& rng, int n, bool update, bool transformed) {
   double expected = 0.0;
   for (int i = 0; i < n; ++i) {
     if (update) expected_eta[i] += change * um(u[i]);
-    const double v = Loss::derivative(expected_eta[i], y[i]) * gm(g[i]);
+    const double v = loss.derivative(expected_eta[i], y[i]) * gm(g[i]);
     expected += std::min(std::max(v, -clip), clip);
   }
   using dpglmnet::kernels::dense_sweep;
@@ -60,7 +62,7 @@ void check_sweep(std::mt19937& rng, int n, bool update, bool transformed) {
                                            : dense_sweep<Loss, false, Read::transformed>(isa))
                                  : (update ? dense_sweep<Loss, true>(isa)
                                            : dense_sweep<Loss, false>(isa));
-  const double got = sweep(n, eta.data(), y.data(), /* weights */ nullptr,
+  const double got = sweep(loss, n, eta.data(), y.data(), /* weights */ nullptr,
                            update ? u.data() : nullptr, change,
                            g.data(), clip, um, gm);
   compare(got, expected, "dense sweep");
@@ -105,9 +107,11 @@ int main() {
   }
   for (int n : {1, 2, 7, 64, 1001}) {
     for (bool transformed : {false, true}) {
-      check_sweep<dpglmnet::LogisticLoss>(rng, n, true, transformed);
-      check_sweep<dpglmnet::LogisticLoss>(rng, n, false, transformed);
-      check_sweep<dpglmnet::SquaredLoss>(rng, n, true, transformed);
+      check_sweep(dpglmnet::LogisticLoss(), rng, n, true, transformed);
+      check_sweep(dpglmnet::LogisticLoss(), rng, n, false, transformed);
+      check_sweep(dpglmnet::SquaredLoss(), rng, n, true, transformed);
+      check_sweep(dpglmnet::HuberLoss(0.7), rng, n, true, transformed);
+      check_sweep(dpglmnet::HuberLoss(0.7), rng, n, false, transformed);
     }
   }
   for (int p = 1; p <= 37; ++p) {

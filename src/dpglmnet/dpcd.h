@@ -13,7 +13,9 @@
 // A step's update of eta is deferred and fused with the next step's gradient
 // into one sweep over the records (kernels.h).
 // Privacy is accounted by the caller: every step is one Gaussian release.
-// Optional per-record weights omega_i (Loss = Weighted<...>, loss.h) multiply
+// The loss and the penalty are protocols (losses/protocol.h,
+// penalties/protocol.h): DP-CD fits every registered one.
+// Optional per-record weights omega_i (Loss = Weighted<...>, losses/protocol.h) multiply
 // each record's term before the clip, g_j = (1/n) sum_i clip(omega_i l'_i x_ij,
 // C_j), so the sensitivity stays 2 C_j / n; an optional offset o_i enters the
 // linear predictor, eta_i = o_i + b0 + x_i'b (glmnet's `offset`).
@@ -27,12 +29,16 @@
 #include <vector>
 
 #include "kernels.h"
-#include "penalty.h"
 #include "random.h"
 
 namespace dpglmnet {
 
 enum class Selection { permutation, random, cyclic };
+
+// The capabilities tag of DP-CD (capabilities.h): every loss, every penalty.
+struct DPCDTag {
+  static constexpr const char* name = "dpcd";
+};
 
 struct CoordinateSettings {
   // Each of length p + intercept (features first, then the intercept).
@@ -50,12 +56,13 @@ class DPCoordinateDescent {
   DPCoordinateDescent(const Design& x, const double* y, bool intercept,
                       CoordinateSettings settings, int passes,
                       Selection selection, bool average, RandomSource& rng,
-                      const double* weights = nullptr, const double* offset = nullptr)
+                      const double* weights = nullptr, const double* offset = nullptr,
+                      const Loss& loss = Loss())
       : x_(x), y_(y), offset_(offset), n_(x.rows()), p_(x.cols()),
         coordinates_(x.cols() + (intercept ? 1 : 0)),
         settings_(std::move(settings)), passes_(passes),
         selection_(selection), average_(average), rng_(rng),
-        sweeper_(x, y, kernels::best_isa(), settings_.threads, weights),
+        sweeper_(x, y, kernels::best_isa(), settings_.threads, weights, loss),
         coef_(coordinates_, 0.0), eta_(offset ? offset : nullptr, offset ? offset + n_ : nullptr),
         order_(coordinates_),
         average_sum_(average ? coordinates_ : 0, 0.0),
@@ -72,7 +79,8 @@ class DPCoordinateDescent {
   // (warm start). With averaging, each pass is one outer iteration of
   // Algorithm 1 (K = coordinates() inner steps) ending at the average of its
   // inner iterates.
-  void fit(const ElasticNetPenalty& penalty) {
+  template <class Penalty>
+  void fit(const Penalty& penalty) {
     const int steps = coordinates_;
     for (int pass = 0; pass < passes_; ++pass) {
       last_pass_change_ = 0.0;
@@ -153,7 +161,8 @@ class DPCoordinateDescent {
     pending_coordinate_ = -1;
   }
 
-  void update(int j, const ElasticNetPenalty& penalty) {
+  template <class Penalty>
+  void update(int j, const Penalty& penalty) {
     const double gamma = settings_.step[j];
     if (!(gamma > 0.0)) return;  // constant-zero column (epsilon = Inf only)
     const double old = coef_[j];

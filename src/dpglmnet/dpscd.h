@@ -75,14 +75,17 @@
 #include <cstddef>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
+#include "capabilities.h"
 #include "clip.h"
 #include "convergence.h"
 #include "design.h"
 #include "dpsgd.h"
-#include "loss.h"
-#include "penalty.h"
+#include "losses/logistic.h"
+#include "losses/squared.h"
+#include "penalties/elastic_net.h"
 #include "random.h"
 
 namespace dpglmnet {
@@ -96,20 +99,26 @@ struct DualSettings {
 };
 
 // The local update zeta of one dual coordinate (see the file comment):
-// a = a_j, eta = x_j'b, kappa = m ||x_j||^2 / (lambda n).
+// a = a_j, eta = x_j'b, kappa = m ||x_j||^2 / (lambda n). A loss has one
+// when it has a closed form (closed_form = true); the others are declared
+// unsupported below, so no solver is built for them.
 template <class Loss>
-struct DualUpdate;
+struct DualUpdate {
+  static constexpr bool closed_form = false;
+};
 
 template <>
 struct DualUpdate<SquaredLoss> {
-  static double zeta(double a, double eta, double y, double kappa) {
+  static constexpr bool closed_form = true;
+  static double zeta(const SquaredLoss&, double a, double eta, double y, double kappa) {
     return (y - eta - a) / (1.0 + kappa);
   }
 };
 
 template <>
 struct DualUpdate<LogisticLoss> {
-  static double zeta(double a, double eta, double y, double kappa) {
+  static constexpr bool closed_form = true;
+  static double zeta(const LogisticLoss&, double a, double eta, double y, double kappa) {
     const double g0 = a + LogisticLoss::derivative(eta, y);
     if (g0 == 0.0) return 0.0;
     const double mu = 1.0 / (1.0 + std::exp(-eta));
@@ -120,12 +129,29 @@ struct DualUpdate<LogisticLoss> {
   }
 };
 
+// The capabilities of DP-SCD (capabilities.h): the losses with a
+// closed-form dual update (squared, logistic), and the ridge penalty only
+// (the elastic net with alpha = 0 and no limits, which R checks: fit()
+// reads lambda alone).
+struct DPSCDTag {
+  static constexpr const char* name = "dpscd";
+};
+template <class Loss>
+struct SupportsLoss<DPSCDTag, Loss>
+    : std::integral_constant<bool, DualUpdate<Loss>::closed_form> {};
+template <class Penalty>
+struct SupportsPenalty<DPSCDTag, Penalty> : std::is_same<Penalty, ElasticNetPenalty> {};
+
 template <class Design, class Loss>
 class DPDualCoordinateDescent {
+  static_assert(supports_loss<DPSCDTag, Loss>,
+                "DP-SCD needs a closed-form dual update: entries check supports_loss first");
+
  public:
   DPDualCoordinateDescent(const Design& x, const double* y, DualSettings settings,
-                          RandomSource& rng)
-      : records_(x), n_(x.rows()), p_(x.cols()), y_(y), settings_(settings), rng_(rng),
+                          RandomSource& rng, const Loss& loss = Loss())
+      : loss_(loss), records_(x), n_(x.rows()), p_(x.cols()), y_(y), settings_(settings),
+        rng_(rng),
         sampler_(n_, settings.batch_size), dual_(n_, 0.0), v_(p_, 0.0), coef_(p_, 0.0),
         snapshot_(p_, 0.0),
         row_scale_(n_, 1.0), kappa_unit_(n_, 0.0), batch_(settings.batch_size),
@@ -146,7 +172,8 @@ class DPDualCoordinateDescent {
   const std::vector<double>& dual() const { return dual_; }
   const std::vector<double>& shared() const { return v_; }
 
-  void fit(const ElasticNetPenalty& penalty) {
+  template <class Penalty>
+  void fit(const Penalty& penalty) {
     set_lambda(penalty.lambda);
     // The last epoch (n / m steps) starts here: its change of the primal
     // model is the convergence diagnostic (reported for epsilon = Inf only).
@@ -185,7 +212,8 @@ class DPDualCoordinateDescent {
       const int i = batch[k];
       const double s = row_scale_[i];
       const double eta = s * dots_[k] * inverse_lambda_n_;
-      double z = DualUpdate<Loss>::zeta(dual_[i], eta, y_[i], kappa_unit_[i] * inverse_lambda_n_);
+      double z = DualUpdate<Loss>::zeta(loss_, dual_[i], eta, y_[i],
+                                        kappa_unit_[i] * inverse_lambda_n_);
       if (std::fabs(z) > C) z = std::copysign(C, z);
       zeta_[k] = z;
       weight_[k] = s * z;
@@ -201,6 +229,7 @@ class DPDualCoordinateDescent {
   }
 
  private:
+  const Loss loss_;
   // Row access through two products (row'vector, vector += w row), with the
   // column transform (clamp, centre, scale) applied: the records as the
   // solver reads them (design.h).

@@ -19,7 +19,7 @@
 // +-C / ||(x_i, 1)|| (norms precomputed); short rows are processed a batch
 // at a time with vector kernels of the baseline width (RowAccess, design.h);
 // the penalty's prox is planned once per lambda and applied branch-free
-// (PlannedProx, penalty.h); and the minibatch of step
+// (Penalty::Planned, penalties/protocol.h); and the minibatch of step
 // t + 1 is drawn at step t, its records prefetched while step t computes.
 // Batches are data-independent, so drawing one early changes nothing in the
 // sampling or the privacy analysis.
@@ -38,7 +38,7 @@
 #include "clip.h"
 #include "convergence.h"
 #include "design.h"
-#include "penalty.h"
+#include "penalties/elastic_net.h"
 #include "random.h"
 
 namespace dpglmnet {
@@ -77,12 +77,19 @@ class MinibatchSampler {
   std::vector<int> pool_;
 };
 
-template <class Design, class Loss>
+// The capabilities tag of DP-SGD (capabilities.h): every loss, every penalty.
+struct DPSGDTag {
+  static constexpr const char* name = "dpsgd";
+};
+
+// Penalty: the type fit() takes (its planned prox is kept between lambdas).
+template <class Design, class Loss, class Penalty = ElasticNetPenalty>
 class DPStochasticGradient {
  public:
   DPStochasticGradient(const Design& x, const double* y, bool intercept,
-                       StochasticSettings settings, RandomSource& rng)
-      : records_(x), n_(x.rows()), p_(x.cols()),
+                       StochasticSettings settings, RandomSource& rng,
+                       const Loss& loss = Loss())
+      : loss_(loss), records_(x), n_(x.rows()), p_(x.cols()),
         coordinates_(x.cols() + (intercept ? 1 : 0)), settings_(settings),
         rng_(rng), coef_(coordinates_, 0.0), gradient_(coordinates_, 0.0),
         snapshot_(coordinates_, 0.0),
@@ -101,8 +108,8 @@ class DPStochasticGradient {
   int coordinates() const { return coordinates_; }
   const std::vector<double>& coef() const { return coef_; }
 
-  void fit(const ElasticNetPenalty& penalty) {
-    prox_.plan(penalty, p_, settings_.step);
+  void fit(const Penalty& penalty) {
+    penalty.plan(prox_, p_, settings_.step);
     // The last epoch (n / m steps) starts here: its coefficient change is the
     // convergence diagnostic (reported for epsilon = Inf fits only).
     const long long last_epoch = last_epoch_start(settings_.steps, n_, settings_.batch_size);
@@ -194,7 +201,7 @@ class DPStochasticGradient {
   double clipped_derivative(int i, double linear) const {
     const LabelCap& r = label_cap_[i];
     // (a NaN derivative, diverged iterates, becomes the cap: see clip())
-    return clip(Loss::derivative(linear, r.label), r.cap);
+    return clip(loss_.derivative(linear, r.label), r.cap);
   }
 
   void add_clipped_gradient(int i, double w) {
@@ -203,6 +210,7 @@ class DPStochasticGradient {
     if (coordinates_ > p_) gradient_[p_] += w;
   }
 
+  const Loss loss_;
   const RowAccess<Design> records_;  // the one copy of x, as rows
   const int n_, p_, coordinates_;
   const StochasticSettings settings_;
@@ -217,7 +225,7 @@ class DPStochasticGradient {
   int head_ = 0;            // slot of this step's batch
   int drawn_ahead_ = 0;     // batches drawn, from head_ on
   std::vector<double> eta_, weight_;  // x_i'b and clipped derivatives of the batch
-  PlannedProx prox_;                  // the penalty's prox for this lambda
+  typename Penalty::Planned prox_;    // the penalty's prox for this lambda
 };
 
 }  // namespace dpglmnet

@@ -57,6 +57,7 @@
 #include <cmath>
 #include <vector>
 
+#include "capabilities.h"
 #include "clip.h"
 #include "convergence.h"
 #include "design.h"
@@ -78,12 +79,18 @@ struct FrankWolfeSettings {
   const double* shift = nullptr;
 };
 
+// The capabilities tag of Frank-Wolfe (capabilities.h): every loss (it reads
+// l' only); no penalty (the l1 ball is a constraint).
+struct DPFWTag {
+  static constexpr const char* name = "dpfw";
+};
+
 template <class Design, class Loss>
 class DPFrankWolfe {
  public:
   DPFrankWolfe(const Design& x, const double* y, bool intercept, FrankWolfeSettings settings,
-               RandomSource& rng)
-      : x_(x), y_(y), n_(x.rows()), p_(x.cols()), intercept_(intercept),
+               RandomSource& rng, const Loss& loss = Loss())
+      : loss_(loss), x_(x), y_(y), n_(x.rows()), p_(x.cols()), intercept_(intercept),
         settings_(settings), rng_(rng), coef_(p_ + (intercept ? 1 : 0), 0.0),
         snapshot_(coef_.size(), 0.0), xb_(n_, 0.0), derivative_(n_, 0.0), gradient_(p_, 0.0), utility_(2 * p_, 0.0),
         sorted_(settings.shift ? n_ : 0, 0.0), prefix_(settings.shift ? n_ + 1 : 0, 0.0) {}
@@ -145,7 +152,7 @@ class DPFrankWolfe {
     const double level = b0 + shift_part_;
     double g0 = 0.0;
     for (int i = 0; i < n_; ++i) {
-      const double d = Loss::derivative(level + xb_[i], y_[i]);
+      const double d = loss_.derivative(level + xb_[i], y_[i]);
       derivative_[i] = d;
       g0 += clip(d, c0);
     }
@@ -195,6 +202,7 @@ class DPFrankWolfe {
            sign * c * (static_cast<double>(n_ - hi) - static_cast<double>(lo));
   }
 
+  const Loss loss_;
   const Design& x_;
   const double* y_;
   const int n_, p_;

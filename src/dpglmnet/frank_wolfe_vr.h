@@ -64,6 +64,7 @@
 #include <limits>
 #include <vector>
 
+#include "capabilities.h"
 #include "clip.h"
 #include "convergence.h"
 #include "design.h"
@@ -81,12 +82,19 @@ struct VarianceReducedFWSettings {
   int batch;                    // b, a multiple of 2^T
 };
 
+// The capabilities tag of variance-reduced Frank-Wolfe (capabilities.h): every loss (it reads
+// l' only); no penalty (the l1 ball is a constraint).
+struct DPFWVRTag {
+  static constexpr const char* name = "dpfw-vr";
+};
+
 template <class Design, class Loss>
 class VarianceReducedFrankWolfe {
  public:
   VarianceReducedFrankWolfe(const Design& x, const double* y, bool intercept,
-                            VarianceReducedFWSettings settings, RandomSource& rng)
-      : records_(x), y_(y), n_(x.rows()), p_(x.cols()), intercept_(intercept),
+                            VarianceReducedFWSettings settings, RandomSource& rng,
+                            const Loss& loss = Loss())
+      : loss_(loss), records_(x), y_(y), n_(x.rows()), p_(x.cols()), intercept_(intercept),
         settings_(settings), rng_(rng), order_(n_),
         coef_(p_ + 1, 0.0), snapshot_(p_ + 1, 0.0),
         v_(static_cast<std::size_t>(settings.phases + 1) * (p_ + 1), 0.0),
@@ -163,9 +171,9 @@ class VarianceReducedFrankWolfe {
     const double b0_parent = (intercept_ && parent != nullptr) ? parent[p_] : 0.0;
     for (int k = 0; k < m; ++k) {
       const int i = order_[cursor_++];
-      double d = Loss::derivative(b0 + records_.dot(i, coef_.data()), y_[i]);
+      double d = loss_.derivative(b0 + records_.dot(i, coef_.data()), y_[i]);
       if (parent != nullptr)
-        d -= Loss::derivative(b0_parent + records_.dot(i, parent), y_[i]);
+        d -= loss_.derivative(b0_parent + records_.dot(i, parent), y_[i]);
       if (std::isnan(d)) d = c;  // clamped to C below, term by term
       records_.for_each_in_row(i, [&](int j, double value) {
         v[j] += clip(d * value, c) * inv_m;
@@ -200,6 +208,7 @@ class VarianceReducedFrankWolfe {
     ++leaf_;
   }
 
+  const Loss loss_;
   const RowAccess<Design> records_;
   const double* y_;
   const int n_, p_;

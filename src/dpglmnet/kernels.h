@@ -65,7 +65,7 @@ struct PackedColumnMap {
 // One pack of the sweep: eta updated (and stored) when Update, then the
 // clipped gradient terms added to total, the columns read as How says.
 template <class Loss, bool Update, Read How, int Width>
-inline void dense_sweep_pack(double* eta, const double* y, const double* w,
+inline void dense_sweep_pack(const Loss& loss, double* eta, const double* y, const double* w,
                              const double* update_column,
                              double change, const double* gradient_column,
                              const PackedColumnMap<Width, How>& update_map,
@@ -80,7 +80,7 @@ inline void dense_sweep_pack(double* eta, const double* y, const double* w,
     simd::store<Width>(eta, e);
   }
   simd::load<Width>(target, y);
-  Loss::template pack_derivative<Width>(e, target);
+  loss.template pack_derivative<Width>(e, target);
   if (Loss::weighted) {  // omega_i l'(eta_i, y_i), before the clip
     simd::load<Width>(target, w);
     e *= target;
@@ -94,8 +94,10 @@ inline void dense_sweep_pack(double* eta, const double* y, const double* w,
 
 // Dense sweep over n records, Width doubles per pack and two packs per
 // iteration (two accumulators: independent chains overlap in the core).
+// The loss comes by value: its parameters (Huber's delta) then stay in
+// registers, where a reference could alias eta's stores.
 template <class Loss, bool Update, Read How, int Width>
-inline double dense_sweep_body(int n, double* eta, const double* y, const double* w,
+inline double dense_sweep_body(Loss loss, int n, double* eta, const double* y, const double* w,
                                const double* update_column, double change,
                                const double* gradient_column, double clip,
                                const ColumnTransform::Column& update_map,
@@ -108,10 +110,10 @@ inline double dense_sweep_body(int n, double* eta, const double* y, const double
   int i = 0;
   for (; i + 2 * Width <= n; i += 2 * Width) {
     dense_sweep_pack<Loss, Update, How, Width>(
-        eta + i, y + i, Loss::weighted ? w + i : w, update_column + i, change,
+        loss, eta + i, y + i, Loss::weighted ? w + i : w, update_column + i, change,
         gradient_column + i, um, gm, c, total0);
     dense_sweep_pack<Loss, Update, How, Width>(
-        eta + i + Width, y + i + Width, Loss::weighted ? w + i + Width : w,
+        loss, eta + i + Width, y + i + Width, Loss::weighted ? w + i + Width : w,
         update_column + i + Width, change,
         gradient_column + i + Width, um, gm, c, total1);
   }
@@ -121,7 +123,7 @@ inline double dense_sweep_body(int n, double* eta, const double* y, const double
     const bool raw = How == Read::raw;
     if (Update) eta[i] += change * (raw ? update_column[i] : update_map(update_column[i]));
     const double x = raw ? gradient_column[i] : gradient_map(gradient_column[i]);
-    double v = Loss::derivative(eta[i], y[i]) * x;
+    double v = loss.derivative(eta[i], y[i]) * x;
     if (Loss::weighted) v *= w[i];
     sum += dpglmnet::clip(v, clip);
   }
@@ -176,44 +178,44 @@ inline Isa best_isa() {
   return best;
 }
 
-// (n, eta, y, weights (read only by Weighted losses), update column, change,
-// gradient column, clip, update map, gradient map); the maps are read only
-// by the variants that transform.
-typedef double (*DenseSweep)(int, double*, const double*, const double*, const double*,
-                             double,
-                             const double*, double, const ColumnTransform::Column&,
-                             const ColumnTransform::Column&);
+// (loss, n, eta, y, weights (read only by Weighted losses), update column,
+// change, gradient column, clip, update map, gradient map); the maps are read
+// only by the variants that transform.
+template <class Loss>
+using DenseSweep = double (*)(Loss, int, double*, const double*, const double*,
+                              const double*, double, const double*, double,
+                              const ColumnTransform::Column&, const ColumnTransform::Column&);
 
 template <class Loss, bool Update, Read How>
 DPGLMNET_FLATTEN double dense_sweep_baseline(
-    int n, double* eta, const double* y, const double* w, const double* u, double change,
-    const double* g,
+    Loss loss, int n, double* eta, const double* y, const double* w, const double* u,
+    double change, const double* g,
     double clip, const ColumnTransform::Column& um, const ColumnTransform::Column& gm) {
   return dense_sweep_body<Loss, Update, How, simd::kBaselineWidth>(
-      n, eta, y, w, u, change, g, clip, um, gm);
+      loss, n, eta, y, w, u, change, g, clip, um, gm);
 }
 
 #if DPGLMNET_X86_DISPATCH
 template <class Loss, bool Update, Read How>
 __attribute__((flatten, target("avx2,fma"))) double dense_sweep_avx2(
-    int n, double* eta, const double* y, const double* w, const double* u, double change,
-    const double* g,
+    Loss loss, int n, double* eta, const double* y, const double* w, const double* u,
+    double change, const double* g,
     double clip, const ColumnTransform::Column& um, const ColumnTransform::Column& gm) {
-  return dense_sweep_body<Loss, Update, How, 4>(n, eta, y, w, u, change, g, clip, um, gm);
+  return dense_sweep_body<Loss, Update, How, 4>(loss, n, eta, y, w, u, change, g, clip, um, gm);
 }
 
 template <class Loss, bool Update, Read How>
 __attribute__((flatten, target("avx512f,avx512dq,fma"))) double dense_sweep_avx512(
-    int n, double* eta, const double* y, const double* w, const double* u, double change,
-    const double* g,
+    Loss loss, int n, double* eta, const double* y, const double* w, const double* u,
+    double change, const double* g,
     double clip, const ColumnTransform::Column& um, const ColumnTransform::Column& gm) {
-  return dense_sweep_body<Loss, Update, How, 8>(n, eta, y, w, u, change, g, clip, um, gm);
+  return dense_sweep_body<Loss, Update, How, 8>(loss, n, eta, y, w, u, change, g, clip, um, gm);
 }
 #endif
 
 // The sweep compiled for `isa`, which the caller has checked is supported.
 template <class Loss, bool Update, Read How = Read::raw>
-DenseSweep dense_sweep(Isa isa) {
+DenseSweep<Loss> dense_sweep(Isa isa) {
 #if DPGLMNET_X86_DISPATCH
   if (isa == Isa::avx512) return dense_sweep_avx512<Loss, Update, How>;
   if (isa == Isa::avx2) return dense_sweep_avx2<Loss, Update, How>;
@@ -227,40 +229,42 @@ DenseSweep dense_sweep(Isa isa) {
 // the stored rows' eta and y into small buffers and run this on packs: one
 // vector exp per pack instead of a scalar libm call per stored entry.
 constexpr int kMaxWidth = 8;
-typedef void (*Derivatives)(int, double*, const double*);
+template <class Loss>
+using Derivatives = void (*)(Loss, int, double*, const double*);
 
 template <class Loss, int Width>
-inline void derivatives_body(int m, double* e, const double* y) {
+inline void derivatives_body(Loss loss, int m, double* e, const double* y) {
   for (int k = 0; k < m; k += Width) {
     simd::Pack<Width> a, t;
     simd::load<Width>(a, e + k);
     simd::load<Width>(t, y + k);
-    Loss::template pack_derivative<Width>(a, t);
+    loss.template pack_derivative<Width>(a, t);
     simd::store<Width>(e + k, a);
   }
 }
 
 template <class Loss>
-DPGLMNET_FLATTEN void derivatives_baseline(int m, double* e, const double* y) {
-  derivatives_body<Loss, simd::kBaselineWidth>(m, e, y);
+DPGLMNET_FLATTEN void derivatives_baseline(Loss loss, int m, double* e, const double* y) {
+  derivatives_body<Loss, simd::kBaselineWidth>(loss, m, e, y);
 }
 
 #if DPGLMNET_X86_DISPATCH
 template <class Loss>
-__attribute__((flatten, target("avx2,fma"))) void derivatives_avx2(int m, double* e,
+__attribute__((flatten, target("avx2,fma"))) void derivatives_avx2(Loss loss, int m,
+                                                                   double* e,
                                                                    const double* y) {
-  derivatives_body<Loss, 4>(m, e, y);
+  derivatives_body<Loss, 4>(loss, m, e, y);
 }
 
 template <class Loss>
 __attribute__((flatten, target("avx512f,avx512dq,fma"))) void derivatives_avx512(
-    int m, double* e, const double* y) {
-  derivatives_body<Loss, 8>(m, e, y);
+    Loss loss, int m, double* e, const double* y) {
+  derivatives_body<Loss, 8>(loss, m, e, y);
 }
 #endif
 
 template <class Loss>
-Derivatives derivatives(Isa isa) {
+Derivatives<Loss> derivatives(Isa isa) {
 #if DPGLMNET_X86_DISPATCH
   if (isa == Isa::avx512) return derivatives_avx512<Loss>;
   if (isa == Isa::avx2) return derivatives_avx2<Loss>;
@@ -284,10 +288,10 @@ class ColumnSweeper {
 
  public:
   // (threads: used by the dense sweeps only)
-  // w: the per-record weights, read when Loss is Weighted (loss.h).
+  // w: the per-record weights, read when Loss is Weighted (losses/protocol.h).
   ColumnSweeper(const Design& x, const double* y, kernels::Isa isa = kernels::best_isa(),
-                int /*threads*/ = 1, const double* w = nullptr)
-      : x_(x), y_(y), w_(w), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
+                int /*threads*/ = 1, const double* w = nullptr, const Loss& loss = Loss())
+      : loss_(loss), x_(x), y_(y), w_(w), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
         derivatives_(kernels::derivatives<Loss>(isa)),
         intercept_sweeps_{kernels::dense_sweep<Loss, false>(isa),
                           kernels::dense_sweep<Loss, true>(isa)} {}
@@ -301,7 +305,7 @@ class ColumnSweeper {
       // The intercept: every record, fused with an intercept update.
       const bool fused = update >= p_ && change != 0.0;
       if (!fused) apply(eta, update, change);
-      return intercept_sweeps_[fused](n_, eta, y_, w_, ones_.data(), fused ? change : 0.0,
+      return intercept_sweeps_[fused](loss_, n_, eta, y_, w_, ones_.data(), fused ? change : 0.0,
                                       ones_.data(), clip, identity, identity);
     }
     apply(eta, update, change);
@@ -312,7 +316,7 @@ class ColumnSweeper {
       auto flush = [&]() {
         int padded = m;
         for (; padded % kernels::kMaxWidth != 0; ++padded) e[padded] = t[padded] = 0.0;
-        derivatives_(padded, e, t);
+        derivatives_(loss_, padded, e, t);
         for (int k = 0; k < m; ++k) sum += dpglmnet::clip(e[k] * v[k], clip);
         m = 0;
       };
@@ -327,7 +331,7 @@ class ColumnSweeper {
     } else {
       x_.for_each_in_column(gradient, [&](int i, double v) {
         if (Loss::weighted) v *= w_[i];
-        sum += dpglmnet::clip(Loss::derivative(eta[i], y_[i]) * v, clip);
+        sum += dpglmnet::clip(loss_.derivative(eta[i], y_[i]) * v, clip);
       });
     }
     return sum;
@@ -344,15 +348,15 @@ class ColumnSweeper {
   }
 
  private:
-
+  const Loss loss_;
   const Design& x_;
   const double* y_;
   const double* w_;
   const int n_, p_;
   const std::vector<double> ones_;
-  const kernels::Derivatives derivatives_;
+  const kernels::Derivatives<Loss> derivatives_;
   // [update the intercept first?]
-  const kernels::DenseSweep intercept_sweeps_[2];
+  const kernels::DenseSweep<Loss> intercept_sweeps_[2];
 };
 
 // Dense: one fused SIMD pass over the raw columns; the intercept's column is
@@ -367,8 +371,8 @@ class ColumnSweeper<DenseDesign, Loss> {
   // on that many OpenMP threads (one without OpenMP).
   ColumnSweeper(const DenseDesign& x, const double* y,
                 kernels::Isa isa = kernels::best_isa(), int threads = 1,
-                const double* w = nullptr)
-      : x_(x), y_(y), w_(w), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
+                const double* w = nullptr, const Loss& loss = Loss())
+      : loss_(loss), x_(x), y_(y), w_(w), n_(x.rows()), p_(x.cols()), ones_(x.rows(), 1.0),
         maps_(column_maps(x)), threads_(std::max(1, threads)),
         chunk_sums_((x.rows() + kChunk - 1) / kChunk),
         slots_{std::vector<double>(x.subset_rows() ? x.rows() : 0),
@@ -484,7 +488,7 @@ class ColumnSweeper<DenseDesign, Loss> {
 
   // The sweep over all records, by chunks of kChunk records (update < 0: no
   // update).
-  double chunked(kernels::DenseSweep sweep, double* eta, int update, double change,
+  double chunked(kernels::DenseSweep<Loss> sweep, double* eta, int update, double change,
                  int gradient, double clip, const ColumnTransform::Column& um,
                  const ColumnTransform::Column& gm) const {
     const int chunks = static_cast<int>(chunk_sums_.size());
@@ -497,7 +501,7 @@ class ColumnSweeper<DenseDesign, Loss> {
                                     : nullptr;
       const double* g =
           records(gradient, start, length, slots.gradient, slots.gather_gradient);
-      return sweep(length, eta + start, y_ + start, w_ ? w_ + start : nullptr, u, change, g,
+      return sweep(loss_, length, eta + start, y_ + start, w_ ? w_ + start : nullptr, u, change, g,
                    clip, um, gm);
     };
     if (slots.update >= 0) slot_column_[slots.update] = update;
@@ -520,6 +524,7 @@ class ColumnSweeper<DenseDesign, Loss> {
     return sum;
   }
 
+  const Loss loss_;
   const DenseDesign& x_;
   const double* y_;
   const double* w_;  // per-record weights (Weighted losses), or null
@@ -533,7 +538,7 @@ class ColumnSweeper<DenseDesign, Loss> {
   mutable std::vector<double> slots_[2];
   mutable int slot_column_[2] = {-1, -1};
   // [update?][Read]: the sweep variants.
-  const kernels::DenseSweep sweeps_[2][3];
+  const kernels::DenseSweep<Loss> sweeps_[2][3];
 };
 
 }  // namespace dpglmnet

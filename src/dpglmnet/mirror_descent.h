@@ -39,6 +39,7 @@
 #include <limits>
 #include <vector>
 
+#include "capabilities.h"
 #include "clip.h"
 #include "convergence.h"
 #include "dpsgd.h"
@@ -117,12 +118,19 @@ class PNormMap {
   double q_, r_;
 };
 
+// The capabilities tag of noisy mirror descent (capabilities.h): every loss (it reads
+// l' only); no penalty (the l1 ball is a constraint).
+struct NMDTag {
+  static constexpr const char* name = "nmd";
+};
+
 template <class Design, class Loss>
 class NoisyMirrorDescent {
  public:
   NoisyMirrorDescent(const Design& x, const double* y, bool intercept,
-                     MirrorDescentSettings settings, RandomSource& rng)
-      : records_(x), y_(y), n_(x.rows()), p_(x.cols()), intercept_(intercept),
+                     MirrorDescentSettings settings, RandomSource& rng,
+                     const Loss& loss = Loss())
+      : loss_(loss), records_(x), y_(y), n_(x.rows()), p_(x.cols()), intercept_(intercept),
         settings_(settings), rng_(rng), map_(p_), sampler_(n_, settings.batch_size),
         coef_(p_ + (intercept ? 1 : 0), 0.0), snapshot_(coef_.size(), 0.0), point_(p_, 0.0),
         dual_(p_, 0.0),
@@ -166,7 +174,7 @@ class NoisyMirrorDescent {
       double weight_sum = 0.0;
       for (int l = 0; l < m; ++l) {
         const int i = batch_[l];
-        const double d = Loss::derivative(b0 + eta_[l], y_[i]);
+        const double d = loss_.derivative(b0 + eta_[l], y_[i]);
         // (a NaN, diverged iterates, becomes the cap: see clip())
         weight_[l] = clip(d, cap_[i]);
         weight_sum += weight_[l];
@@ -233,6 +241,7 @@ class NoisyMirrorDescent {
     }
   }
 
+  const Loss loss_;
   const RowAccess<Design> records_;
   const double* y_;
   const int n_, p_;

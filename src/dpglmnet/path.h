@@ -1,7 +1,7 @@
 // Regularization path driver shared by the solvers: decreasing lambda, warm
 // starts. A Solver provides coordinates(), coef() (features then intercept),
 // fit(penalty) and last_pass_change(); the driver knows nothing of how it is
-// private.
+// private, nor which penalty it is (penalties/protocol.h: it sets lambda).
 #ifndef DPGLMNET_PATH_H
 #define DPGLMNET_PATH_H
 
@@ -9,8 +9,6 @@
 #include <cstddef>
 #include <functional>
 #include <vector>
-
-#include "penalty.h"
 
 namespace dpglmnet {
 
@@ -45,10 +43,10 @@ PathResult run_path(Solver& solver, int p, int count, Fit&& fit_one,
   return result;
 }
 
-// The elastic-net path: decreasing lambdas, solver.fit(penalty) at each.
-template <class Solver>
+// The penalized path: decreasing lambdas, solver.fit(penalty) at each.
+template <class Solver, class Penalty>
 PathResult fit_path(Solver& solver, int p, const std::vector<double>& lambdas,
-                    ElasticNetPenalty penalty,
+                    Penalty penalty,
                     const std::function<void(int)>& after_lambda) {
   return run_path(solver, p, static_cast<int>(lambdas.size()),
                   [&](int l) {

@@ -15,9 +15,10 @@ test_that("Makevars and Makevars.win list every header under src/, and only thos
   skip_if_not(file.exists(file.path(source_dir, "Makevars")) &&
                 dir.exists(file.path(source_dir, "dpglmnet")),
               "the package source tree (src/) is not available")
+  # (recursive: the losses/ and penalties/ headers too)
   on_disk <- sort(c(list.files(source_dir, pattern = "\\.h$"),
                     file.path("dpglmnet", list.files(file.path(source_dir, "dpglmnet"),
-                                                     pattern = "\\.h$"))))
+                                                     pattern = "\\.h$", recursive = TRUE))))
   expect_gt(length(on_disk), 20)
   for (name in c("Makevars", "Makevars.win")) {
     listed <- makevars_headers(file.path(source_dir, name))
