@@ -9,12 +9,12 @@ skip_if_not_installed("DBI")
 paired_cv <- function(con, table, data, family, args, seed = 5, key = NULL) {
   y <- if (family == "binomial") data$yb else data$y
   set.seed(seed)
-  memory <- do.call(cv.dpglmnet, c(list(x = data$x, y = y, family = family), args))
+  if (is.null(args$family)) args$family <- family
+  memory <- do.call(cv.dpglmnet, c(list(x = data$x, y = y), args))
   set.seed(seed)
   database <- do.call(cv.dpglmnet, c(list(
     x = db_table(con, table, x = colnames(data$x),
-                 y = if (family == "binomial") "yb" else "y", key = key),
-    family = family), args))
+                 y = if (family == "binomial") "yb" else "y", key = key)), args))
   list(memory = memory, database = database)
 }
 
@@ -57,6 +57,12 @@ check_database_cv_backend <- function(con) {
                 list("binomial", "deviance", TRUE), list("binomial", "class", FALSE),
                 list("binomial", "mse", FALSE), list("binomial", "mae", TRUE))
   nlambda <- 5L
+  # the Huber family (through the family protocol's sql_linkinv)
+  fits <- suppressWarnings(paired_cv(con, "cv_small", small, "gaussian", list(
+    family = huber_family(1), epsilon = Inf, standardize = FALSE, type.measure = "mae",
+    nlambda = nlambda, lambda.min.ratio = 0.05, passes = 30, loss.bound = 25)))
+  expect_same_cv(fits)
+  expect_gt(max(abs(fits$memory$dpglmnet.fit$beta)), 0.1)
   for (case in cases) {
     fits <- suppressWarnings(paired_cv(con, "cv_small", small, case[[1]], list(
       epsilon = Inf, standardize = case[[3]], type.measure = case[[2]], nlambda = nlambda,
