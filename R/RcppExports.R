@@ -165,3 +165,15 @@
     .Call(`_dpglmnet_dpfw_vr_path_cpp`, x, y, settings)
 }
 
+.response_standardize_cpp <- function(y, lower, upper, mean, sd) {
+    .Call(`_dpglmnet_response_standardize_cpp`, y, lower, upper, mean, sd)
+}
+
+.release_columns_cpp <- function(kind, designs, settings) {
+    .Call(`_dpglmnet_release_columns_cpp`, kind, designs, settings)
+}
+
+.column_histograms_cpp <- function(x, lower, upper, levels, fine_bins, isa) {
+    .Call(`_dpglmnet_column_histograms_cpp`, x, lower, upper, levels, fine_bins, isa)
+}
+

@@ -118,11 +118,13 @@ lambda_path_unconverged <- function(problem, settings, lambda, relative) {
 #   sql_linkinv(source, eta), sql_loss(source, eta, y, ln)  linkinv and
 #                             loss in SQL, for cv.dpglmnet() on a table
 #                             (R/database-cv.R; NULL: not offered there);
+#   closed_form_dual          its loss has a closed-form dual coordinate
+#                             update (DP-SCD, R/dpscd.R, fits only those);
 #   parameter, parameter_name, with_parameter(value)  a family's public
 #                             parameter (Huber's delta: the C++ loss reads
 #                             it as `family_parameter`), its name, and the
 #                             object at another value.
-# Its C++ half is the family's loss in src/dpglmnet/ (family.h maps the
+# Its C++ half is the family's loss in src/dpglmnet/losses/ (registry.h maps the
 # name to it). An unknown family is an error, never a silent squared loss.
 new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = Inf,
                        standardize_response = bounded_response,
@@ -130,14 +132,15 @@ new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = I
                        offset_in_response = FALSE, classes = FALSE,
                        sql_invalid_response = function(y) NULL,
                        parameter = NULL, parameter_name = NULL,
-                       with_parameter = function(value) NULL) {
+                       with_parameter = function(value) NULL, closed_form_dual = FALSE) {
   structure(c(list(name = name, bounded_response = bounded_response,
                    derivative_bound = derivative_bound,
                    standardize_response = standardize_response,
                    public_lambda_max = public_lambda_max,
                    offset_in_response = offset_in_response, classes = classes,
                    sql_invalid_response = sql_invalid_response, parameter = parameter,
-                   parameter_name = parameter_name, with_parameter = with_parameter),
+                   parameter_name = parameter_name, with_parameter = with_parameter,
+                   closed_form_dual = closed_form_dual),
               list(...)), class = "dpglmnet_family")
 }
 

@@ -74,7 +74,9 @@ check_numeric <- function(value, arg, lower = -Inf, upper = Inf,
 # Design matrix: a numeric matrix or a sparse Matrix, no missing or infinite
 # value. Returns the matrix in the storage the C++ core reads (double
 # column-major, or dgCMatrix).
-check_x <- function(x, arg = "x", min_rows = 2L) {
+# `values = FALSE` leaves the scan of the values for non-finite ones to the
+# caller's first pass over x (release_columns(), R/standardize.R).
+check_x <- function(x, arg = "x", min_rows = 2L, values = TRUE) {
   # (cv.dpglmnet()'s parts: R/rows.R)
   if (inherits(x, "dpglmnet_rows")) return(check_record_subset(x, arg, min_rows))
   # (a database table's columns: checked by db_table() and its fit, R/database.R)
@@ -85,10 +87,10 @@ check_x <- function(x, arg = "x", min_rows = 2L) {
                   "dMatrix"),
       error = function(e) dpglmnet_abort(arg, "could not be converted to a dgCMatrix.")
     )
-    values <- x@x
+    x_values <- x@x
   } else if (is.matrix(x) && (is.numeric(x) || is.logical(x))) {
     if (!is.double(x)) storage.mode(x) <- "double"  # no copy when it is
-    values <- x
+    x_values <- x
   } else {
     dpglmnet_abort(arg, sprintf(
       "must be a numeric matrix or a sparse Matrix (dgCMatrix), not %s.",
@@ -100,11 +102,25 @@ check_x <- function(x, arg = "x", min_rows = 2L) {
                                 if (min_rows == 1L) "" else "s"))
   }
   if (ncol(x) < 1L) dpglmnet_abort(arg, "must have at least 1 column.")
-  switch(.nonfinite_kind_cpp(values) + 1L,
-         NULL,
+  if (values) abort_nonfinite_x(.nonfinite_kind_cpp(x_values), arg)
+  x
+}
+
+# The values of a checked matrix or dgCMatrix x (check_x(values = FALSE)):
+# an error naming `arg` for a non-finite one. (A row subset or a table was
+# checked before.)
+check_x_values <- function(x, arg = "x") {
+  values <- if (inherits(x, "dgCMatrix")) x@x else if (is.matrix(x)) x
+  if (!is.null(values)) abort_nonfinite_x(.nonfinite_kind_cpp(values), arg)
+  invisible()
+}
+
+# The error of a non-finite value of x (kind 1: NA or NaN, 2: Inf; 0: none).
+abort_nonfinite_x <- function(kind, arg = "x") {
+  switch(kind + 1L,
+         invisible(),
          dpglmnet_abort(arg, "must not contain NA or NaN."),
          dpglmnet_abort(arg, "must not contain Inf or -Inf."))
-  x
 }
 
 # Response: one value per record, checked and coded by the family object

@@ -621,7 +621,8 @@ checked_spec <- function(x, y, arguments, quiet = TRUE) {
 # that the two agree).
 planned_ledger <- function(problem) {
   plan <- plan_private_path(problem)
-  new_privacy_ledger(plan$mechanisms, plan$z, problem$epsilon, problem$delta, problem$rng)
+  new_privacy_ledger(plan$mechanisms, plan$z, problem$epsilon, problem$delta, problem$rng,
+                     accounted = plan$calibration$account)
 }
 
 # The arguments of dpglmnet() for the records `index`: the per-record

@@ -73,7 +73,7 @@ sql_linear_predictor <- function(source, coef, p, intercept, transform) {
   paste0("(", paste(terms, collapse = " + "), ")")
 }
 
-# The derivative of the loss l'(eta, y) (src/dpglmnet/loss.h), as the
+# The derivative of the loss l'(eta, y) (src/dpglmnet/losses/), as the
 # family writes it in SQL (R/family.R).
 sql_derivative <- function(source, family, eta, y, parameter = NULL) {
   dpglmnet_family(family, parameter = parameter)$sql_derivative(source, eta, y)

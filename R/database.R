@@ -376,6 +376,16 @@ response_clamp <- function(y, lower, upper) {
   y
 }
 
+# (clamp(y, lower, upper) - mean) / sd, the standardized response (lower /
+# upper NULL: no clamp); in memory in one pass (src/interface_standardize.cpp).
+response_standardize <- function(y, lower, upper, mean, sd) {
+  if (inherits(y, "dpglmnet_db_response")) {
+    return(response_scale(response_clamp(y, lower, upper), mean, sd))
+  }
+  .response_standardize_cpp(y, if (is.null(lower)) -Inf else lower,
+                            if (is.null(upper)) Inf else upper, mean, sd)
+}
+
 # (y - mean) / sd, the standardized response.
 response_scale <- function(y, mean, sd) {
   if (!inherits(y, "dpglmnet_db_response")) return((y - mean) / sd)
@@ -596,7 +606,7 @@ dpcd_path_db <- function(x, y, settings) {
   beta <- matrix(0, p, length(lambdas))
   a0 <- numeric(length(lambdas))
   last_change <- numeric(length(lambdas))
-  # prox_{gamma psi_j} (src/dpglmnet/penalty.h): soft-threshold, shrink, clamp
+  # prox_{gamma psi_j} (src/dpglmnet/penalties/elastic_net.h): soft-threshold, shrink, clamp
   prox <- function(j, v, gamma, lambda) {
     scale <- gamma * lambda * settings$penalty_factor[[j]]
     l1 <- scale * settings$alpha

@@ -101,6 +101,12 @@ dpscd_row_bound <- function(problem) {
 # What DP-SCD needs of a problem, checked with the other arguments (before
 # any computation).
 check_dpscd <- function(problem) {
+  family <- problem_family(problem)
+  if (!family$closed_form_dual) {
+    dpglmnet_abort("family", sprintf(paste(
+      "= \"%s\" is not fitted by solver = \"dpscd\": its dual coordinate update",
+      "has no closed form. Use solver = \"dpcd\"."), family$name))
+  }
   if (problem$alpha != 0) {
     dpglmnet_abort("alpha", paste(
       "must be 0 for solver = \"dpscd\": the dual method needs the strongly",

@@ -45,7 +45,7 @@
 #' @export
 huber_family <- function(delta = 1.345) {
   delta <- check_numeric(delta, "delta", lower = 0, lower_open = TRUE, upper = 1e100)
-  huber_family_object(delta)
+  huber_family_object(as.double(delta))
 }
 
 # The family object at threshold delta (NULL: the registry's entry, whose
@@ -65,6 +65,8 @@ huber_family_object <- function(delta = NULL) {
     bounded_response = TRUE, offset_in_response = TRUE,
     # delta is on y's scale
     standardize_response = FALSE,
+    # no closed-form dual update: DP-SCD refuses it (R/dpscd.R)
+    closed_form_dual = FALSE,
     # |rho'(r)| <= delta
     derivative_bound = if (is.null(delta)) Inf else delta,
     parameter = delta, parameter_name = "delta",

@@ -19,6 +19,7 @@ dpglmnet_families <- list(
     classes = FALSE,
     # an offset moves into the response, y - offset (R/weights.R)
     offset_in_response = TRUE,
+    closed_form_dual = TRUE,
     # y clamped to y.bound: |l'(0, y)| <= y.bound; y standardized with x
     bounded_response = TRUE,
     # |(1/n) sum_i x~_ij y~_i| <= 1 for standardized x and y
@@ -74,6 +75,7 @@ dpglmnet_families <- list(
     classes = TRUE,
     # an offset sits inside the link: the core's linear predictor
     offset_in_response = FALSE,
+    closed_form_dual = TRUE,
     # |sigmoid(eta) - y| <= 1 whatever y
     derivative_bound = 1,
     # |(1/n) sum_i x~_ij (1/2 - y_i)| <= 1/2 at b = 0; with an offset o_i the

@@ -99,16 +99,23 @@ mechanism_table <- function(rows) {
 # benchmarks) reuse it.
 calibrate_noise <- function(mechanisms, epsilon, delta, orders = default_orders()) {
   if (!is.finite(epsilon)) return(0)
+  calibration(mechanisms, epsilon, delta, orders)$z
+}
+
+# The calibration and the account at its noise level, list(z, account) (one
+# core call gives both; new_privacy_ledger() reads the account), cached by
+# everything they depend on. With epsilon = Inf, z = 0 (nothing noised).
+calibration <- function(mechanisms, epsilon, delta, orders = default_orders()) {
   # %a: the exact binary value of every number (format(digits = 17) did the
   # same at several times the cost).
   key <- paste(c(sprintf("%a", c(epsilon, delta, mechanisms$count, mechanisms$noise_multiplier,
                                  mechanisms$factor, mechanisms$sampling_rate, orders)),
                  mechanisms$type, mechanisms$calibrated, mechanisms$sampling,
                  mechanisms$part, mechanisms$relation), collapse = "|")
-  z <- calibration_cache[[key]]
-  if (is.null(z)) {
-    z <- .calibrate_cpp(mechanisms, epsilon, delta, orders)
-    if (!is.finite(z)) {
+  cached <- calibration_cache[[key]]
+  if (is.null(cached)) {
+    cached <- .calibrate_cpp(mechanisms, epsilon, delta, orders)
+    if (!is.finite(cached$z)) {
       dpglmnet_abort("epsilon", sprintf(paste(
         "= %s cannot cover this fit: the mechanisms with a fixed budget spend it",
         "all, or no noise level is enough. Raise `epsilon` or lower the fixed",
@@ -117,9 +124,9 @@ calibrate_noise <- function(mechanisms, epsilon, delta, orders = default_orders(
     if (length(ls(calibration_cache)) > 1000) {
       rm(list = ls(calibration_cache), envir = calibration_cache)
     }
-    assign(key, z, envir = calibration_cache)
+    assign(key, cached, envir = calibration_cache)
   }
-  z
+  cached
 }
 
 calibration_cache <- new.env(parent = emptyenv())
@@ -128,14 +135,17 @@ calibration_cache <- new.env(parent = emptyenv())
 # z, and what they spend together (src/dpglmnet/accountant.h decides how
 # they compose). With epsilon = Inf nothing is noised and nothing is spent
 # privately.
+# `accounted`: the account at z when the caller has it (calibration()),
+# else the accountant is asked.
 new_privacy_ledger <- function(mechanisms, z, target_epsilon, target_delta,
-                               rng = "seeded", orders = default_orders()) {
+                               rng = "seeded", orders = default_orders(),
+                               accounted = NULL) {
   private <- is.finite(target_epsilon)
   mechanisms$noise_multiplier[mechanisms$calibrated] <-
     if (private) mechanisms$factor[mechanisms$calibrated] * z else 0
   # (epsilon = Inf: every noise multiplier is 0; the accountant's totals
   # are replaced below, its per-row values are Inf, as spent)
-  accounted <- .account_cpp(mechanisms, z, target_delta, orders)
+  if (is.null(accounted)) accounted <- .account_cpp(mechanisms, z, target_delta, orders)
   total <- if (private) accounted else {
     list(epsilon = Inf, method = "none", mu = NA_real_, rdp_order = NA_real_,
          epsilon_pure = 0, part = 0L)

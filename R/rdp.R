@@ -135,8 +135,11 @@ noise_multiplier <- function(epsilon, delta, steps, q = 1,
                                       "revealed"), "sampling")
   orders <- check_orders(orders)
   if (q == 1) sampling <- "none"
-  # The fit's own accountant (src/dpglmnet/accountant.h) with one row.
+  # The fit's own accountant (src/dpglmnet/accountant.h) with one row, under
+  # the relation its RDP bound holds for (Poisson: add/remove-one).
   .calibrate_cpp(mechanism_table(list(mechanism(
     "", "gaussian", steps, "", calibrated = TRUE, sampling = sampling,
-    sampling_rate = q))), epsilon, delta, orders)
+    sampling_rate = q,
+    relation = if (sampling == "poisson") "add/remove-one" else "replace-one"))),
+    epsilon, delta, orders)$z
 }

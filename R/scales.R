@@ -154,7 +154,9 @@ release_scales <- function(problem, z, path_releases) {
         format(problem$epsilon), 100 * level, factor * z))
     }
     .magnitude_quantiles_cpp(problem$x, as.double(y), list(
-      transform = problem$transform, family = problem$family, upper = as.double(upper),
+      transform = problem$transform, family = problem$family,
+      family_parameter = problem$family_parameter,
+      response_transform = problem$response_transform, upper = as.double(upper),
       weighted = weighted, constant_column = constant_column, what = what,
       level = level, range = range, steps = steps,
       count_sd = factor * z, seed = draw_seed(), secure = problem$rng == "secure"))

@@ -26,6 +26,8 @@ solvers_with <- function(what) {
 # `single_requested` (cv.dpglmnet() when a split would leave one lambda) a
 # single lambda. Planning a planned problem again gives the same schedule.
 schedule_problem <- function(problem) {
+  # (the standardization's share first: the schedule reads it; R/moderate-n.R)
+  problem <- plan_standardize_budget(problem)
   schedule <- choose_schedule(problem$nlambda_given, problem$passes_given, problem$lambda,
                               problem$solver, problem$epsilon, problem$delta, problem$n,
                               problem$p, problem$intercept, problem$clip,
@@ -79,10 +81,13 @@ plan_private_path_once <- function(problem) {
     list(smoothness_mechanism(problem)),
     scales_mechanisms(problem, path_releases),
     solver_rows))
+  # (the noise level and the ledger's account at it, one core call)
+  calibrated <- calibration(mechanisms, problem$epsilon, problem$delta)
   list(solver = solver, by_radius = by_radius, public_max = public_max,
        release_lambda_max = release_lambda_max, path_releases = path_releases,
        mechanisms = mechanisms, problem = problem,
-       z = calibrate_noise(mechanisms, problem$epsilon, problem$delta))
+       calibration = calibrated,
+       z = calibrated$z)
 }
 
 # The fit of a plan (plan_private_path()): its releases in order, the
@@ -90,6 +95,7 @@ plan_private_path_once <- function(problem) {
 fit_private_path <- function(plan) {
   problem <- plan$problem
   warn_scales_fallback(problem)
+  warn_moderate_n(plan)  # (R/moderate-n.R)
   solver <- plan$solver
   by_radius <- plan$by_radius
   public_max <- plan$public_max
@@ -97,7 +103,7 @@ fit_private_path <- function(plan) {
   path_releases <- plan$path_releases
   z <- plan$z
   ledger <- new_privacy_ledger(plan$mechanisms, z, problem$epsilon, problem$delta,
-                               problem$rng)
+                               problem$rng, accounted = plan$calibration$account)
   # the weight sum first: every later release reads omega_i = w_i n / S
   problem <- normalize_weights(problem, z, path_releases)
   # (bound_scaling, from solver = "auto": columns scaled by their public
@@ -364,7 +370,9 @@ core_settings <- function(problem, ...) {
          trace = problem$trace.it,
          threads = if (is.null(problem$threads)) 1L else problem$threads,
          # per-record weights omega_i and offset o_i (R/weights.R), or NULL
-         weights = problem$weights, offset = problem$offset),
+         weights = problem$weights, offset = problem$offset,
+         # y standardized where the core reads it (R/standardize.R), or NULL
+         response_transform = problem$response_transform),
     list(...))
 }
 

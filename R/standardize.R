@@ -121,54 +121,84 @@ standardization_mechanisms <- function(problem, path_releases) {
     })
 }
 
-# Releases the ranges and moments of the columns of `x` (read clamped to
-# their public intervals [public_lower, public_upper]; -Inf / Inf: no clamp,
+# The ranges and moments of the columns of `x` (read clamped to their
+# public intervals [public_lower, public_upper]; -Inf / Inf: no clamp,
 # epsilon = Inf only) at noise multipliers f_r z and f_m z (0: exact,
-# epsilon = Inf): list(lower, upper (the clamp the solver reads; NULL when
-# none), mean, sd, constant (a spread that cannot be told from noise),
-# at_bound (most released counts in an outermost bin)).
-release_column_scales <- function(x, public_lower, public_upper, plan, noise_ranges,
-                                  noise_moments, rng, weights = NULL, weight_factor = 1) {
-  n <- nrow(x)
-  p <- ncol(x)
-  secure <- rng == "secure"
+# epsilon = Inf), in two steps, so that x and y are released together, one
+# core call per step (release_columns()):
+#   column_scales(...)        what is read and how: the public intervals,
+#                             the seeds, the noise;
+#   ranges_request(s) / after_ranges(s, released)   the range histograms
+#                             (when the plan has them) and the clamp chosen
+#                             from them;
+#   moments_request(s) / after_moments(s, released) the clamped moments and
+#                             list(lower, upper (the clamp the solver reads;
+#                             NULL when none), mean, sd, constant (a spread
+#                             that cannot be told from noise), unresolved,
+#                             at_bound (most released counts in an outermost
+#                             bin)).
+# The seeds are drawn in the order the releases were once made one by one
+# (x's ranges, x's moments, y's ranges, y's moments): the same draws.
+column_scales <- function(x, public_lower, public_upper, plan, noise_ranges,
+                          noise_moments, rng, weights = NULL, weight_factor = 1) {
   bounded <- all(is.finite(public_lower)) && all(is.finite(public_upper))
   # The histograms are taken over the public interval itself (histogram.h
   # anchors them at 0 when it holds 0, else at its midpoint), and the
   # moments below over the clamp chosen inside it: an interval [18, 90]
   # is read as such, not as [-90, 90].
-  lower <- if (bounded) public_lower
-  upper <- if (bounded) public_upper
-  at_bound <- hidden <- rep(FALSE, p)
-  if (plan$ranges) {
-    r <- column_ranges(x, list(
-      transform = list(lower = public_lower, upper = public_upper, center = NULL,
-                       scale = NULL),
-      lower = public_lower, upper = public_upper, levels = plan$levels, fine_bins = plan$fine_bins,
-      count_sd = 2 * noise_ranges, keep_zero = plan$sparse, seed = draw_seed(),
-      secure = secure))
-    lower <- r$lower
-    upper <- r$upper
-    # released counts (post-processing): half of them in an outermost coarse bin
-    outer <- pmax(r$counts[1L, ], r$counts[2L * plan$levels + 1L, ])
-    at_bound <- outer > n / 2
-    # Every clear count at the anchor (0) and a clamp cut to a sliver: the
-    # column is all zeros or it hides a rare mass the counts cannot see (a
-    # 1% dummy: 80 records against a count noise sd of 68 at n = 8000,
-    # epsilon = 1). Cutting it would erase that mass (the clamp [0, 0]: in
-    # 9 fits of 10 the dummy was "constant" and its effect 5 came out 0),
-    # so such a column is read on its whole public interval, and kept even
-    # when its moments cannot resolve its spread (below). A column whose
-    # clear mass sits at one value off the anchor (the column of ones) is
-    # left to the moments' constant rule.
-    hidden <- r$constant
-    lower[hidden] <- public_lower[hidden]
-    upper[hidden] <- public_upper[hidden]
-  }
+  list(x = x, n = nrow(x), p = ncol(x), public_lower = public_lower,
+       public_upper = public_upper, plan = plan, noise_ranges = noise_ranges,
+       noise_moments = noise_moments, secure = rng == "secure", weights = weights,
+       weight_factor = weight_factor, bounded = bounded,
+       lower = if (bounded) public_lower, upper = if (bounded) public_upper,
+       at_bound = rep(FALSE, ncol(x)), hidden = rep(FALSE, ncol(x)))
+}
+
+# The seeds of a column_scales(): its ranges' (when the plan has them), then
+# its moments'.
+draw_scales_seeds <- function(s) {
+  s$ranges_seed <- if (s$plan$ranges) draw_seed()
+  s$moments_seed <- draw_seed()
+  s
+}
+
+ranges_request <- function(s) {
+  list(transform = list(lower = s$public_lower, upper = s$public_upper, center = NULL,
+                        scale = NULL),
+       lower = s$public_lower, upper = s$public_upper, levels = s$plan$levels,
+       fine_bins = s$plan$fine_bins, count_sd = 2 * s$noise_ranges,
+       keep_zero = s$plan$sparse, seed = s$ranges_seed, secure = s$secure)
+}
+
+after_ranges <- function(s, r) {
+  s$lower <- r$lower
+  s$upper <- r$upper
+  # released counts (post-processing): half of them in an outermost coarse bin
+  outer <- pmax(r$counts[1L, ], r$counts[2L * s$plan$levels + 1L, ])
+  s$at_bound <- outer > s$n / 2
+  # Every clear count at the anchor (0) and a clamp cut to a sliver: the
+  # column is all zeros or it hides a rare mass the counts cannot see (a
+  # 1% dummy: 80 records against a count noise sd of 68 at n = 8000,
+  # epsilon = 1). Cutting it would erase that mass (the clamp [0, 0]: in
+  # 9 fits of 10 the dummy was "constant" and its effect 5 came out 0),
+  # so such a column is read on its whole public interval, and kept even
+  # when its moments cannot resolve its spread (below). A column whose
+  # clear mass sits at one value off the anchor (the column of ones) is
+  # left to the moments' constant rule.
+  s$hidden <- r$constant
+  s$lower[s$hidden] <- s$public_lower[s$hidden]
+  s$upper[s$hidden] <- s$public_upper[s$hidden]
+  s
+}
+
+moments_request <- function(s) {
+  n <- s$n
+  p <- s$p
+  bounded <- s$bounded
   # Dense: moments about the clamp's midpoint, so values lie in [-w, w];
   # sparse: about 0 (its implicit zeros are never shifted).
-  shift <- if (bounded && !plan$sparse) (lower + upper) / 2 else rep(0, p)
-  reach <- if (bounded) pmax(upper - shift, shift - lower) else rep(Inf, p)
+  s$shift <- if (bounded && !s$plan$sparse) (s$lower + s$upper) / 2 else rep(0, p)
+  s$reach <- if (bounded) pmax(s$upper - s$shift, s$shift - s$lower) else rep(Inf, p)
   # Noise sd = noise multiplier x replace-one sensitivity ((upper - lower) /
   # n for a mean, reach^2 / n for a second moment); none for epsilon = Inf.
   # Valid because every value is read clamped to [lower, upper] (the
@@ -181,23 +211,33 @@ release_column_scales <- function(x, public_lower, public_upper, plan, noise_ran
   # omega_i = w_i n / S_released <= W n / S_released = weight_factor): one
   # record's term moves by weight_factor times as much (R/weights.R).
   noise_sd <- function(sensitivity) {
-    if (noise_moments > 0) noise_moments * sensitivity * weight_factor else rep(0, p)
+    if (s$noise_moments > 0) s$noise_moments * sensitivity * s$weight_factor else rep(0, p)
   }
-  second_noise <- noise_sd(reach^2 / n)
-  mean_noise <- noise_sd(if (bounded) (upper - lower) / n else rep(Inf, p))
-  moments <- column_moments(x, list(
-    transform = list(lower = if (bounded) public_lower, upper = if (bounded) public_upper,
+  s$second_noise <- noise_sd(s$reach^2 / n)
+  s$mean_noise <- noise_sd(if (bounded) (s$upper - s$lower) / n else rep(Inf, p))
+  s$request <- list(
+    transform = list(lower = if (bounded) s$public_lower, upper = if (bounded) s$public_upper,
                      center = NULL, scale = NULL),
-    mean_sd = mean_noise,
-    second_sd = second_noise,
+    mean_sd = s$mean_noise,
+    second_sd = s$second_noise,
     # the released clamp for sparse x too (it holds 0, so the implicit zeros
     # are unchanged): the noise below is set for it
-    lower = lower, upper = upper,
-    shift = if (bounded && !plan$sparse) shift, seed = draw_seed(), secure = secure,
-    weights = weights))
+    lower = s$lower, upper = s$upper,
+    shift = if (bounded && !s$plan$sparse) s$shift, seed = s$moments_seed,
+    secure = s$secure, weights = s$weights)
+  s
+}
+
+after_moments <- function(s, moments) {
+  p <- s$p
+  lower <- s$lower
+  upper <- s$upper
+  reach <- s$reach
+  second_noise <- s$second_noise
   scale <- standardization_scale(moments$mean, moments$second, reach, second_noise,
-                                 mean_noise, sds = constant_threshold(p))
-  if (!plan$ranges && bounded) {
+                                 s$mean_noise, sds = constant_threshold(p))
+  at_bound <- s$at_bound
+  if (!s$plan$ranges && s$bounded) {
     # without histograms: nearly all of the released second moment at the
     # bound, when its noise is small enough to say so (post-processing). An
     # asymmetric interval is schema ([0, 1] for a dummy): values at both of
@@ -205,7 +245,7 @@ release_column_scales <- function(x, public_lower, public_upper, plan, noise_ran
     # (not at a lower end 0, a natural floor), as in diagnose_bounds().
     resolved <- second_noise <= 0.1 * reach^2
     symmetric <- lower == -upper
-    position <- (scale$mean + shift - lower) / (upper - lower)
+    position <- (scale$mean + s$shift - lower) / (upper - lower)
     one_end <- position >= 0.95 | (position <= 0.05 & lower != 0)
     at_bound <- at_bound | (resolved & ifelse(symmetric, scale$second >= 0.9 * reach^2, one_end))
   }
@@ -220,9 +260,37 @@ release_column_scales <- function(x, public_lower, public_upper, plan, noise_ran
   # 0.380, largest null coefficient 0.75 against 0.48). An all-zero column
   # reads as exactly 0 (centred at the public anchor, standardize_problem()),
   # so its coefficient is noise that moves no prediction.
-  list(lower = lower, upper = upper, mean = scale$mean + shift, sd = scale$sd,
+  hidden <- s$hidden
+  list(lower = lower, upper = upper, mean = scale$mean + s$shift, sd = scale$sd,
        constant = scale$constant & !hidden, unresolved = scale$constant & hidden,
        at_bound = at_bound)
+}
+
+# The ranges and moments of one design, one step after the other (what
+# standardize_problem() does for x and y together).
+release_column_scales <- function(x, public_lower, public_upper, plan, noise_ranges,
+                                  noise_moments, rng, weights = NULL, weight_factor = 1) {
+  s <- draw_scales_seeds(column_scales(x, public_lower, public_upper, plan, noise_ranges,
+                                       noise_moments, rng, weights, weight_factor))
+  if (plan$ranges) s <- after_ranges(s, release_columns("ranges", list(x),
+                                                        list(ranges_request(s)))[[1L]])
+  s <- moments_request(s)
+  after_moments(s, release_columns("moments", list(x), list(s$request))[[1L]])
+}
+
+# The releases of one step for several designs (x, and y as a column) in
+# one core call (database tables: one by one, R/database.R). `validate`:
+# the values of the first (x) are checked finite first, in the same call
+# (the check of x the spec left to the first pass over x, check_problem()).
+release_columns <- function(kind, designs, settings, validate = FALSE) {
+  if (any(vapply(designs, is_database_source, logical(1)))) {
+    release <- if (kind == "ranges") column_ranges else column_moments
+    return(lapply(seq_along(designs), function(k) release(designs[[k]], settings[[k]])))
+  }
+  if (validate) settings[[1L]]$validate <- TRUE
+  out <- .release_columns_cpp(kind, designs, settings)
+  if (!is.null(out$nonfinite)) abort_nonfinite_x(out$nonfinite)
+  out
 }
 
 # Releases the standardization at noise level z (0: exact, epsilon = Inf)
@@ -243,8 +311,34 @@ standardize_problem <- function(problem, z, path_releases) {
   noise_m <- if (private) f[["moments"]] * z else 0
   noise_y <- if (private && plan$scale_y) f[["y"]] * z else 0
   weight_factor <- if (is.null(problem$weight_factor)) 1 else problem$weight_factor
-  xs <- release_column_scales(problem$x, public_lower, public_upper, plan, noise_r,
-                              noise_m, problem$rng, problem$weights, weight_factor)
+  # x's releases, and y's (clamped to its public interval [y.lower,
+  # y.upper], R/bounds.R, read through that interval like a column of x:
+  # its histograms and moments, and their sensitivities, follow the
+  # interval's width), one core call per step
+  parts <- list(x = draw_scales_seeds(column_scales(
+    problem$x, public_lower, public_upper, plan, noise_r, noise_m, problem$rng,
+    problem$weights, weight_factor)))
+  y <- problem$y
+  if (plan$scale_y) {
+    y_plan <- plan
+    y_plan$sparse <- FALSE
+    y_lower <- if (is.null(problem$y.lower)) -problem$y.bound else problem$y.lower
+    y_upper <- if (is.null(problem$y.upper)) problem$y.bound else problem$y.upper
+    parts$y <- draw_scales_seeds(column_scales(
+      response_column(y), y_lower, y_upper, y_plan, if (plan$ranges) noise_y else 0,
+      noise_y, problem$rng, problem$weights, weight_factor))
+  }
+  designs <- lapply(parts, `[[`, "x")
+  validate <- isTRUE(problem$validate_x_in_release)
+  if (plan$ranges) {
+    released <- release_columns("ranges", designs, lapply(parts, ranges_request), validate)
+    parts <- Map(after_ranges, parts, released)
+    validate <- FALSE
+  }
+  parts <- lapply(parts, moments_request)
+  released <- release_columns("moments", designs, lapply(parts, `[[`, "request"), validate)
+  scales <- Map(after_moments, parts, released)
+  xs <- scales$x
   center <- if (plan$center_x) xs$mean else NULL
   # A column whose released spread cannot be told from noise is constant for
   # the fit (as glmnet treats a constant column): it is read as 0 (scale 0)
@@ -265,24 +359,22 @@ standardize_problem <- function(problem, z, path_releases) {
   }
   warn_constant_columns(xs, problem)
 
-  y <- problem$y
   y_mean <- 0
   y_sd <- 1
+  response_transform <- NULL
   if (plan$scale_y) {
-    y_plan <- plan
-    y_plan$sparse <- FALSE
-    # y (clamped to its public interval [y.lower, y.upper], R/bounds.R) is
-    # read through that interval, like a column of x: its histograms and
-    # moments, and their sensitivities, follow the interval's width.
-    y_lower <- if (is.null(problem$y.lower)) -problem$y.bound else problem$y.lower
-    y_upper <- if (is.null(problem$y.upper)) problem$y.bound else problem$y.upper
-    ys <- release_column_scales(response_column(y), y_lower, y_upper, y_plan,
-                                if (plan$ranges) noise_y else 0, noise_y, problem$rng,
-                                problem$weights, weight_factor)
-    if (!is.null(ys$lower)) y <- response_clamp(y, ys$lower, ys$upper)
+    ys <- scales$y
     y_mean <- if (problem$intercept) ys$mean else 0
     y_sd <- ys$sd
-    y <- response_scale(y, y_mean, y_sd)
+    # y standardized where the core reads it (the solver's own call,
+    # settings$response_transform); a table's y as SQL (R/database.R)
+    if (inherits(y, "dpglmnet_db_response")) {
+      y <- response_standardize(y, ys$lower, ys$upper, y_mean, y_sd)
+    } else {
+      response_transform <- list(lower = if (is.null(ys$lower)) -Inf else ys$lower,
+                                 upper = if (is.null(ys$upper)) Inf else ys$upper,
+                                 mean = y_mean, sd = y_sd)
+    }
     # (a spread within noise is not a sign of a small bound: at small n the
     # released counts are mostly noise)
     if (ys$at_bound) {
@@ -302,6 +394,7 @@ standardize_problem <- function(problem, z, path_releases) {
   upper <- if (!is.null(xs$upper)) xs$upper else if (bounded) public_upper
   scaled <- problem
   scaled$y <- y
+  scaled$response_transform <- response_transform
   scaled$transform <- list(lower = lower, upper = upper, center = center, scale = scale)
   scaled$alpha <- if (k > 0) problem$alpha / y_sd / k else problem$alpha
   if (!is.null(problem$lambda)) scaled$lambda <- problem$lambda * k

@@ -101,7 +101,7 @@ BEGIN_RCPP
 END_RCPP
 }
 // calibrate_cpp
-double calibrate_cpp(List mechanisms, double epsilon, double delta, NumericVector orders);
+List calibrate_cpp(List mechanisms, double epsilon, double delta, NumericVector orders);
 RcppExport SEXP _dpglmnet_calibrate_cpp(SEXP mechanismsSEXP, SEXP epsilonSEXP, SEXP deltaSEXP, SEXP ordersSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
@@ -543,6 +543,50 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// response_standardize_cpp
+NumericVector response_standardize_cpp(NumericVector y, double lower, double upper, double mean, double sd);
+RcppExport SEXP _dpglmnet_response_standardize_cpp(SEXP ySEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP meanSEXP, SEXP sdSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< double >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< double >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< double >::type mean(meanSEXP);
+    Rcpp::traits::input_parameter< double >::type sd(sdSEXP);
+    rcpp_result_gen = Rcpp::wrap(response_standardize_cpp(y, lower, upper, mean, sd));
+    return rcpp_result_gen;
+END_RCPP
+}
+// release_columns_cpp
+List release_columns_cpp(std::string kind, List designs, List settings);
+RcppExport SEXP _dpglmnet_release_columns_cpp(SEXP kindSEXP, SEXP designsSEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
+    Rcpp::traits::input_parameter< List >::type designs(designsSEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(release_columns_cpp(kind, designs, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
+// column_histograms_cpp
+NumericMatrix column_histograms_cpp(SEXP x, NumericVector lower, NumericVector upper, int levels, int fine_bins, std::string isa);
+RcppExport SEXP _dpglmnet_column_histograms_cpp(SEXP xSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP levelsSEXP, SEXP fine_binsSEXP, SEXP isaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< int >::type levels(levelsSEXP);
+    Rcpp::traits::input_parameter< int >::type fine_bins(fine_binsSEXP);
+    Rcpp::traits::input_parameter< std::string >::type isa(isaSEXP);
+    rcpp_result_gen = Rcpp::wrap(column_histograms_cpp(x, lower, upper, levels, fine_bins, isa));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_gdp_epsilon_cpp", (DL_FUNC) &_dpglmnet_gdp_epsilon_cpp, 2},
@@ -586,6 +630,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_dpfw_path_cpp", (DL_FUNC) &_dpglmnet_dpfw_path_cpp, 3},
     {"_dpglmnet_nmd_path_cpp", (DL_FUNC) &_dpglmnet_nmd_path_cpp, 3},
     {"_dpglmnet_dpfw_vr_path_cpp", (DL_FUNC) &_dpglmnet_dpfw_vr_path_cpp, 3},
+    {"_dpglmnet_response_standardize_cpp", (DL_FUNC) &_dpglmnet_response_standardize_cpp, 5},
+    {"_dpglmnet_release_columns_cpp", (DL_FUNC) &_dpglmnet_release_columns_cpp, 3},
+    {"_dpglmnet_column_histograms_cpp", (DL_FUNC) &_dpglmnet_column_histograms_cpp, 6},
     {NULL, NULL, 0}
 };
 

@@ -137,13 +137,11 @@ List rdp_delta_cpp(NumericVector orders, NumericVector rdp, double epsilon) {
 
 // Epsilon at delta of the ledger's mechanisms, calibrated rows at noise
 // level z (accountant.h).
-// [[Rcpp::export(.account_cpp)]]
-List account_cpp(List mechanisms, double z, double delta, NumericVector orders) {
-  const AvxGuard guard;
-  const accounting::Account a =
-      accounting::account(mechanisms_from(mechanisms), z, delta, orders_from(orders));
-  // each row's own share (pure epsilon, GDP mu), computed here once
-  const std::vector<accounting::Mechanism> rows = mechanisms_from(mechanisms);
+// The account of `rows` at noise level z, with each row's own share (pure
+// epsilon, GDP mu), computed here once.
+List account_list(const std::vector<accounting::Mechanism>& rows, double z, double delta,
+                  const std::vector<double>& orders) {
+  const accounting::Account a = accounting::account(rows, z, delta, orders);
   NumericVector row_epsilon(rows.size()), row_mu(rows.size());
   for (std::size_t k = 0; k < rows.size(); ++k) {
     row_epsilon[k] = accounting::row_pure_epsilon(rows[k], z);
@@ -155,10 +153,22 @@ List account_cpp(List mechanisms, double z, double delta, NumericVector orders) 
                       Named("row_epsilon") = row_epsilon, Named("row_gdp_mu") = row_mu);
 }
 
-// The smallest noise level z whose account is within the target.
-// [[Rcpp::export(.calibrate_cpp)]]
-double calibrate_cpp(List mechanisms, double epsilon, double delta, NumericVector orders) {
+// [[Rcpp::export(.account_cpp)]]
+List account_cpp(List mechanisms, double z, double delta, NumericVector orders) {
   const AvxGuard guard;
-  return accounting::calibrate(mechanisms_from(mechanisms), epsilon, delta,
-                               orders_from(orders));
+  return account_list(mechanisms_from(mechanisms), z, delta, orders_from(orders));
+}
+
+// The smallest noise level z whose account is within the target, and that
+// account (the ledger's, so a fit needs one call for both): list(z,
+// account). z = 0 without calibrated rows or with an infinite target; +Inf
+// when no noise level suffices (no account then).
+// [[Rcpp::export(.calibrate_cpp)]]
+List calibrate_cpp(List mechanisms, double epsilon, double delta, NumericVector orders) {
+  const AvxGuard guard;
+  const std::vector<accounting::Mechanism> rows = mechanisms_from(mechanisms);
+  const std::vector<double> at = orders_from(orders);
+  const double z = accounting::calibrate(rows, epsilon, delta, at);
+  if (!std::isfinite(z)) return List::create(Named("z") = z, Named("account") = R_NilValue);
+  return List::create(Named("z") = z, Named("account") = account_list(rows, z, delta, at));
 }

@@ -67,6 +67,42 @@ inline const double* optional_column(SEXP v, int p) {
   return REAL(v);
 }
 
+// The standardized response of a private standardization (R/standardize.R):
+// with settings$response_transform = list(lower, upper, mean, sd), y clamped
+// to [lower, upper] (-Inf / Inf: no clamp), centred and scaled, in one pass,
+// R's (pmin(pmax(y, lower), upper) - mean) / sd in the same order (R's pmax
+// and pmin keep y when it ties the bound), so the same numbers; y itself
+// without one. Every entry that reads y reads it through this, so a fit
+// standardizes y where the solver reads it, in the same call.
+inline Rcpp::NumericVector standardize_response(const Rcpp::NumericVector& y, double lower,
+                                                double upper, double mean, double sd) {
+  if (!(lower <= upper) || std::isnan(mean) || std::isnan(sd))
+    Rcpp::stop("internal error: a clamp lower <= upper and a mean and sd are needed");
+  const R_xlen_t n = y.size();
+  Rcpp::NumericVector out(n);
+  const double* v = y.begin();
+  double* o = out.begin();
+  for (R_xlen_t i = 0; i < n; ++i) {
+    double r = v[i];
+    if (lower > r) r = lower;  // pmax(y, lower)
+    if (upper < r) r = upper;  // pmin(., upper)
+    o[i] = (r - mean) / sd;
+  }
+  return out;
+}
+
+inline Rcpp::NumericVector read_response(const Rcpp::NumericVector& y,
+                                         const Rcpp::List& settings) {
+  if (!settings.containsElementNamed("response_transform")) return y;
+  SEXP t = setting(settings, "response_transform");
+  if (Rf_isNull(t)) return y;
+  const Rcpp::List transform(t);
+  return standardize_response(y, Rcpp::as<double>(transform["lower"]),
+                              Rcpp::as<double>(transform["upper"]),
+                              Rcpp::as<double>(transform["mean"]),
+                              Rcpp::as<double>(transform["sd"]));
+}
+
 // An optional per-record vector of a settings list (weights, offset): null
 // pointer when absent or NULL; otherwise a double vector of n finite values
 // (checked in R, R/weights.R; the length and type again here).

@@ -112,6 +112,7 @@ List private_smoothness_cpp(SEXP x, List settings) {
 // behind a private lambda_max): p Gaussian mechanisms.
 // [[Rcpp::export(.dpcd_start_gradient_cpp)]]
 NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
+  y = read_response(y, settings);
   return random_solver_entry<dpglmnet::DPCDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
@@ -134,6 +135,7 @@ NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
 
 // [[Rcpp::export(.dpcd_path_cpp)]]
 List dpcd_path_cpp(SEXP x, NumericVector y, List settings) {
+  y = read_response(y, settings);
   return random_solver_entry<dpglmnet::DPCDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
@@ -157,6 +159,7 @@ List dpcd_path_cpp(SEXP x, NumericVector y, List settings) {
 // mechanism.
 // [[Rcpp::export(.dpsgd_start_gradient_cpp)]]
 NumericVector dpsgd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
+  y = read_response(y, settings);
   return random_solver_entry<dpglmnet::DPSGDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
@@ -170,6 +173,7 @@ NumericVector dpsgd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
 
 // [[Rcpp::export(.dpsgd_path_cpp)]]
 List dpsgd_path_cpp(SEXP x, NumericVector y, List settings) {
+  y = read_response(y, settings);
   return random_solver_entry<dpglmnet::DPSGDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
@@ -190,6 +194,7 @@ List dpsgd_path_cpp(SEXP x, NumericVector y, List settings) {
 
 // [[Rcpp::export(.dpscd_path_cpp)]]
 List dpscd_path_cpp(SEXP x, NumericVector y, List settings) {
+  y = read_response(y, settings);
   return random_solver_entry<dpglmnet::DPSCDTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
         using Design = std::decay_t<decltype(design)>;
@@ -207,6 +212,7 @@ List dpscd_path_cpp(SEXP x, NumericVector y, List settings) {
 // given minibatch (1-based); returns the state after it.
 // [[Rcpp::export(.dpscd_step_cpp)]]
 List dpscd_step_cpp(SEXP x, NumericVector y, List settings) {
+  y = read_response(y, settings);
   NumericVector dual = setting(settings, "dual");
   NumericVector shared = setting(settings, "shared");
   IntegerVector batch = setting(settings, "batch");
@@ -299,6 +305,7 @@ List column_ranges_cpp(SEXP x, List settings) {
 // when `weighted` (the derivative of the loss at the start of the fit), else 1.
 // [[Rcpp::export(.magnitude_quantiles_cpp)]]
 NumericVector magnitude_quantiles_cpp(SEXP x, NumericVector y, List settings) {
+  y = read_response(y, settings);
   const dpglmnet::QuantileSearch search{number(settings, "level"), number(settings, "range"),
                                         integer(settings, "steps"),
                                         number(settings, "count_sd")};

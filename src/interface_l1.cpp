@@ -32,6 +32,7 @@ List radius_path(Solver& solver, int p, const std::vector<double>& radii, int tr
 
 // [[Rcpp::export(.dpfw_path_cpp)]]
 List dpfw_path_cpp(SEXP x, NumericVector y, List settings) {
+  y = read_response(y, settings);
   const std::vector<double> radii = numbers(settings, "radius");
   const dpglmnet::FrankWolfeSettings fw{
       number(settings, "clip"), number(settings, "gumbel_multiplier"),
@@ -66,6 +67,7 @@ List dpfw_path_cpp(SEXP x, NumericVector y, List settings) {
 
 // [[Rcpp::export(.nmd_path_cpp)]]
 List nmd_path_cpp(SEXP x, NumericVector y, List settings) {
+  y = read_response(y, settings);
   const std::vector<double> radii = numbers(settings, "radius");
   const dpglmnet::MirrorDescentSettings md{
       number(settings, "clip"), number(settings, "noise_sd"),
@@ -84,6 +86,7 @@ List nmd_path_cpp(SEXP x, NumericVector y, List settings) {
 
 // [[Rcpp::export(.dpfw_vr_path_cpp)]]
 List dpfw_vr_path_cpp(SEXP x, NumericVector y, List settings) {
+  y = read_response(y, settings);
   const std::vector<double> radii = numbers(settings, "radius");
   const dpglmnet::VarianceReducedFWSettings vr{
       number(settings, "clip"), number(settings, "laplace_multiplier"),

@@ -12,6 +12,7 @@
 
 #include "dpglmnet/chacha20.h"
 #include "dpglmnet/dpsgd.h"
+#include "dpglmnet/histogram.h"
 #include "dpglmnet/kernels.h"
 #include "dpglmnet/losses/huber.h"
 #include "dpglmnet/losses/logistic.h"
@@ -136,7 +137,41 @@ int main() {
       compare(sum[j], want, "batch_add_scaled");
     }
   }
+  // Range histograms (histogram.h) of dense x read from its stored column
+  // against CoarseBins / fine_bin() value by value.
+  bool histograms_ok = true;
+  {
+    const int n = 1001, p = 3, levels = 20, fine_bins = 32;
+    const double lower[p] = {-5.0, -1.3, 0.5}, upper[p] = {5.0, 3.7, 3.7};
+    std::vector<double> x(static_cast<std::size_t>(n) * p);
+    for (double& v : x) v = 3.0 * normal(rng);
+    x[0] = 0.0, x[1] = 5.0, x[2] = -5.0, x[3] = 2.5, x[4] = 1e-7;
+    dpglmnet::ColumnTransform transform;
+    transform.lower = lower;
+    transform.upper = upper;
+    const dpglmnet::DenseDesign design(x.data(), n, p, transform);
+    const dpglmnet::HistogramShape shape{levels, fine_bins};
+    const std::vector<double> got = dpglmnet::column_histograms(design, lower, upper, shape);
+    for (int j = 0; j < p; ++j) {
+      std::vector<double> want(shape.size(), 0.0);
+      const dpglmnet::CoarseBins coarse(dpglmnet::histogram_frame(lower[j], upper[j]), levels);
+      for (int i = 0; i < n; ++i) {
+        const double v = std::min(std::max(x[static_cast<std::size_t>(j) * n + i], lower[j]),
+                                  upper[j]);
+        want[coarse(v)] += 1.0;
+        want[shape.coarse_bins() +
+             dpglmnet::fine_bin(v, lower[j], fine_bins / (upper[j] - lower[j]), fine_bins)] +=
+            1.0;
+      }
+      for (int k = 0; k < shape.size(); ++k)
+        if (got[static_cast<std::size_t>(j) * shape.size() + k] != want[k]) {
+          std::printf("histogram column %d bin %d: got %g, want %g\n", j, k,
+                      got[static_cast<std::size_t>(j) * shape.size() + k], want[k]);
+          histograms_ok = false;
+        }
+    }
+  }
   std::printf("scalar fallback (width %d): largest error %.3g\n",
               dpglmnet::simd::kBaselineWidth, worst);
-  return worst <= 1e-12 && chacha20_ok ? 0 : 1;
+  return worst <= 1e-12 && chacha20_ok && histograms_ok ? 0 : 1;
 }

@@ -225,3 +225,75 @@ test_that("the l1-ball solvers take the Huber loss: with a huge delta their nois
   expect_false(identical(dpglmnet:::.dpfw_path_cpp(pr$x, pr$y, as_huber(fw, 0.3))$beta,
                          ls$beta))
 })
+
+# ---- The R family (R/family-huber.R): huber_family() through dpglmnet() ----
+
+test_that("huber_family() fits through dpglmnet(): epsilon = Inf solves the penalised Huber problem", {
+  d <- huber_problem(n = 200)
+  delta <- 1.2
+  lambda <- 0.02
+  fit <- dpglmnet(d$x, d$y, family = huber_family(delta), epsilon = Inf, lambda = lambda,
+                  alpha = 0, standardize = FALSE, passes = 3000)
+  theta <- unname(c(fit$a0, as.numeric(fit$beta)))
+  best <- stats::optim(rep(0, d$p + 1), huber_objective, huber_gradient, x = d$x, y = d$y,
+                       delta = delta, lambda = lambda, alpha = 0, method = "BFGS",
+                       control = list(reltol = 1e-14, maxit = 5000))
+  expect_equal(theta, best$par, tolerance = 1e-5)
+  # the robust fit is not least squares on these outliers
+  ls <- dpglmnet(d$x, d$y, epsilon = Inf, lambda = lambda, alpha = 0, standardize = FALSE,
+                 passes = 3000)
+  expect_gt(max(abs(theta - c(ls$a0, as.numeric(ls$beta)))), 0.05)
+  expect_identical(fit$family, "huber")
+  expect_identical(fit$settings$family_parameter, delta)
+})
+
+test_that("a huge delta is least squares through dpglmnet(), private ledger and noise included", {
+  d <- huber_problem(n = 300)
+  fit <- function(family) {
+    set.seed(9)
+    suppressWarnings(dpglmnet(d$x, d$y, family = family, epsilon = 1, x.bounds = 4,
+                              y.bound = 40, standardize = FALSE, smoothness = "bounds",
+                              clip = 2, lambda = c(0.3, 0.1)))
+  }
+  h <- fit(huber_family(1e8))
+  g <- fit("gaussian")
+  expect_identical(as.matrix(h$beta), as.matrix(g$beta))
+  expect_identical(h$a0, g$a0)
+  expect_identical(h$privacy$mechanisms, g$privacy$mechanisms)
+})
+
+test_that("the Huber family's arguments and unsupported pairs are errors naming the argument", {
+  d <- huber_problem()
+  expect_error(dpglmnet(d$x, d$y, family = "huber", x.bounds = 4),
+               "needs its public `delta`", class = "dpglmnet_error")
+  expect_error(huber_family(0), "delta", class = "dpglmnet_error")
+  expect_error(huber_family(c(1, 2)), "delta", class = "dpglmnet_error")
+  expect_error(dpglmnet(d$x, d$y, family = huber_family(1), solver = "dpscd", alpha = 0,
+                        intercept = FALSE, x.bounds = 4),
+               "not fitted by solver = \"dpscd\"", class = "dpglmnet_error")
+  expect_error(cv.dpglmnet(d$x, d$y, family = huber_family(1), x.bounds = 4,
+                           y.bound = 40, type.measure = "deviance"),
+               "type.measure", class = "dpglmnet_error")
+})
+
+test_that("a private Huber fit and its cv run at the defaults, y unstandardized", {
+  set.seed(2)
+  n <- 5000
+  x <- matrix(rnorm(n * 3), n, 3)
+  y <- drop(x %*% c(1, -1, 0)) + rnorm(n)
+  y[1:100] <- 30  # 2% gross outliers
+  set.seed(3)
+  # (mae: its clipped loss is bounded by y.bound, mse's by y.bound^2)
+  cvfit <- suppressWarnings(cv.dpglmnet(x, y, family = huber_family(1.5), x.bounds = 4,
+                                        y.bound = 40, type.measure = "mae"))
+  b <- as.numeric(coef(cvfit, s = "lambda.min"))
+  expect_equal(b[2:3], c(1, -1), tolerance = 0.25)
+  # y is not standardized (delta is on its scale): the standardization
+  # releases x's ranges and moments only, and lambda_max is released
+  rows <- cvfit$dpglmnet.fit$privacy$mechanisms$mechanism
+  expect_false(any(grepl("of y", rows)))
+  expect_identical(cvfit$dpglmnet.fit$settings$lambda_max_source, "private")
+  expect_equal(as.numeric(predict(cvfit, x[1:3, ], s = "lambda.min")),
+               as.numeric(cbind(1, x[1:3, ]) %*% coef(cvfit, s = "lambda.min")),
+               tolerance = 1e-12)
+})

@@ -304,11 +304,14 @@ test_that("y's standardization moments have noise from the interval's width", {
   n <- nrow(d$x)
   # the noise sds the standardization passes to the core, per call
   seen <- new.env()
-  trace(".column_moments_cpp", where = asNamespace("dpglmnet"), print = FALSE,
-        tracer = bquote(assign("calls", c(get("calls", .(seen)), list(list(
-          p = ncol(x), mean_sd = settings$mean_sd, second_sd = settings$second_sd))),
-          envir = .(seen))))
-  on.exit(untrace(".column_moments_cpp", where = asNamespace("dpglmnet")), add = TRUE)
+  # (x's and y's moments are released in one call, .release_columns_cpp)
+  trace(".release_columns_cpp", where = asNamespace("dpglmnet"), print = FALSE,
+        tracer = bquote(if (kind == "moments") for (k in seq_along(designs)) {
+          assign("calls", c(get("calls", .(seen)), list(list(
+            p = ncol(designs[[k]]), mean_sd = settings[[k]]$mean_sd,
+            second_sd = settings[[k]]$second_sd))), envir = .(seen))
+        }))
+  on.exit(untrace(".release_columns_cpp", where = asNamespace("dpglmnet")), add = TRUE)
   released <- function(bound) {
     seen$calls <- list()
     set.seed(4)

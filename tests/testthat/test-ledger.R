@@ -98,7 +98,11 @@ test_that("calibration is the smallest noise within the target", {
     mechanism("a", "gaussian", 100, "", calibrated = TRUE),
     mechanism("b", "gaussian", 10, "", calibrated = TRUE, factor = 0.5),
     mechanism("c", "laplace", 2, "", noise_multiplier = 20)))
-  z <- dpglmnet:::.calibrate_cpp(rows, 1, 1e-5, default_orders())
+  calibrated <- dpglmnet:::.calibrate_cpp(rows, 1, 1e-5, default_orders())
+  z <- calibrated$z
+  # the account returned with z is the accountant's at z
+  expect_identical(calibrated$account, dpglmnet:::.account_cpp(rows, z, 1e-5,
+                                                               default_orders()))
   spent <- function(z) dpglmnet:::.account_cpp(rows, z, 1e-5, default_orders())$epsilon
   expect_lte(spent(z), 1)
   expect_gt(spent(z * (1 - 1e-8)), spent(z))

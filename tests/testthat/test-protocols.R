@@ -164,3 +164,38 @@ test_that("the spec accounts nothing, and planning reads no value of x", {
     x, y, x.bounds = 4, y.bound = 8, nlambda = 4, passes = 2, refit = TRUE)))
   expect_lte(calls[[".nonfinite_kind_cpp"]], 2)
 })
+
+test_that("a default dpglmnet() call makes at most 5 R-to-C++ calls", {
+  set.seed(6)
+  x <- matrix(rnorm(2000 * 5), 2000, 5)
+  y <- x[, 1] + rnorm(2000)
+  calls <- count_core_calls(suppressWarnings(dpglmnet(x, y, x.bounds = 4, y.bound = 8)))
+  # the schedule's GDP mu, the calibration with its account, x's and y's
+  # ranges, their moments, the path (x's check is in the first release)
+  expect_lte(sum(calls), 5)
+  calls <- count_core_calls(suppressWarnings(dpglmnet(x, y > 0, family = "binomial",
+                                                      x.bounds = 4)))
+  expect_lte(sum(calls), 5)
+  calls <- count_core_calls(suppressMessages(suppressWarnings(dpglmnet(x, y))))
+  expect_lte(sum(calls), 5)
+})
+
+test_that("x's values checked in the first release: the error names x, nothing is released", {
+  set.seed(7)
+  x <- matrix(rnorm(400 * 3), 400, 3)
+  y <- x[, 1] + rnorm(400)
+  for (bad in c(NA, NaN, Inf)) {
+    xb <- x
+    xb[17, 2] <- bad
+    calls <- count_core_calls(expect_error(
+      dpglmnet(xb, y, x.bounds = 4, y.bound = 8),
+      if (is.infinite(bad)) "must not contain Inf" else "must not contain NA or NaN",
+      class = "dpglmnet_error"))
+    expect_false(any(grepl("path|gradient", names(calls))))
+    # (and without standardization, in the spec)
+    expect_error(dpglmnet(xb, y, x.bounds = 4, y.bound = 8, standardize = FALSE),
+                 class = "dpglmnet_error")
+    expect_error(dpglmnet(as(xb, "CsparseMatrix"), y, x.bounds = 4, y.bound = 8),
+                 class = "dpglmnet_error")
+  }
+})

@@ -1,0 +1,130 @@
+# Moderate n (issue 16): a few hundred to a few thousand records. There the
+# private standardization's noise on each column's second moment can exceed
+# the column's variance, every column reads as constant, and the fit is the
+# mean (majority) model. Everything here reads public inputs only (n, p,
+# epsilon, delta, the family, whether y is scaled, the budget shares), never
+# the data: no ledger row.
+#
+# The criterion: the planned noise sd of a column's released variance,
+# times the constant threshold (constant_threshold(p), R/standardize.R),
+# against the variance of a column whose sd is a quarter of its public
+# half-width (reach^2 / 16):
+#   crit = 16 thr(p) f_m z / n,
+# f_m z the noise multiplier of the second-moment releases (sensitivity
+# reach^2 / n). crit >= 1: a column spread over its public interval like
+# that is read as constant. All releases of a default DP-CD fit are
+# Gaussian and calibrated exactly in GDP, so a group of k releases with
+# share s of mu^2 has (f z)^2 = k / (s mu^2) (share_factor(), R/scales.R):
+# the closed form below is the plan's value (tests/testthat/test-moderate-n.R).
+#
+# Measured (inst/bench/moderate_n.R; inst/bench/results/2026-11-25-moderate-n.md):
+# generated designs (n = 400-3000, p = 3-30, epsilon 0.5-2, bounds 3x and
+# 1.2x max|x|, gaussian and binomial) and subsamples of California and
+# Electricity (bounds 2 max|x|), cv.dpglmnet() at its defaults:
+# - crit <= 0.75: DP-CD resolves the columns (0.32-0.36 of the mean's MSE
+#   on the generated gaussian designs);
+# - 0.8 <= crit <= 1.5: DP-CD at standardize.budget 0.3 collapses to the
+#   mean model in many fits, while 0.6 resolves the columns. Where
+#   cv.dpglmnet()'s training part affords one lambda it fits all n records,
+#   whose crit is 0.8 of the part's: a band from 1 (of the fit's own n)
+#   missed most of them, from 0.8 it caught them (generated gaussian,
+#   crit of the part in [1, 1.5): 0.70 -> 0.50 of the mean's MSE; California
+#   epsilon 0.5, n = 3000: 1.05 -> 0.48, epsilon 2, n = 700: 1.04 -> 0.66;
+#   Electricity epsilon 1, n = 1000: 1.21 -> 0.63, epsilon 0.5, n = 2000:
+#   1.00 -> 0.63, misclassification over the majority's), at a cost of at
+#   most 0.02 elsewhere. From 0.7 it made California epsilon 0.5, n = 5000
+#   worse (0.46 -> 0.55). Above the band (crit >= 1.5) nothing is resolved
+#   at either share, and 0.6-0.8 made the worst fits worse (p = 30,
+#   n = 400: 1.3 -> 3.7 of the mean's); a smaller share (0.15-0.2) helped
+#   binomial designs and hurt gaussian ones.
+# - The l1 rule of R/highdim.R (dpfw on columns scaled by their public
+#   bounds) was 0.4-0.6 of the mean's MSE on every generated design, but
+#   1.0-1.4 on California and 1.1-1.3 (misclassification) on Electricity
+#   subsamples at every n (heavy-tailed columns with crude bounds: the
+#   bound-scaled columns carry little signal and noisy selections move
+#   predictions), so "auto" does not switch to it here; the warning below
+#   names it.
+moderate_n_constants <- list(
+  # the band of crit (at the default share) where the moments get more
+  band = c(0.8, 1.5),
+  # the default standardize.budget, and the one in the band
+  budget = 0.3, band_budget = 0.6,
+  # at and above this crit (at the share used) the fit warns
+  warn = 1.5
+)
+
+# The criterion above for a fit with `n` records, `p` columns, at
+# (epsilon, delta), when the standardization takes `budget` of mu^2 and a
+# gaussian y is scaled with it (`scale_y`). The range histograms are
+# planned as afford_standardization_ranges() would (R/standardize.R): they
+# halve the columns' share when their count noise sd, 2 f z, is at most
+# n / 20. Public; Inf-free for finite epsilon, 0 for epsilon = Inf.
+moderate_n_criterion <- function(n, p, epsilon, delta, scale_y, budget) {
+  if (!is.finite(epsilon)) return(0)
+  mu <- .gdp_mu_cpp(epsilon, delta)
+  y_share <- if (scale_y) y_standardization_share * budget else 0
+  x_share <- budget - y_share
+  # noise multipliers f z of one group: sqrt(releases / (share mu^2))
+  multiplier <- function(releases, share) sqrt(releases / share) / mu
+  ranges_noise <- max(multiplier(p, x_share / 2),
+                      if (scale_y) multiplier(3, y_share) else 0)
+  ranges <- 2 * ranges_noise <= n / 20
+  moments <- multiplier(2 * p, if (ranges) x_share / 2 else x_share)
+  16 * constant_threshold(p) * moments / n
+}
+
+# The share of mu^2 the standardization takes when `standardize.budget` is
+# not given: 0.3, or 0.6 when the criterion at 0.3 lies in the band
+# [0.8, 1.5] (public). `standardize`: whether the fit standardizes.
+default_standardize_budget <- function(n, p, epsilon, delta, scale_y, standardize) {
+  k <- moderate_n_constants
+  if (!standardize || !is.finite(epsilon)) return(k$budget)
+  crit <- moderate_n_criterion(n, p, epsilon, delta, scale_y, k$budget)
+  if (crit >= k$band[1] && crit <= k$band[2]) k$band_budget else k$budget
+}
+
+# The plan's share of the standardization (schedule_problem(), R/solvers.R):
+# the user's `standardize.budget`, or default_standardize_budget(), when the
+# other shares leave the path at least 0.2 of mu^2 (else the default 0.3).
+# Planning a planned problem again gives the same share.
+plan_standardize_budget <- function(problem) {
+  plan <- problem$standardization
+  if (isTRUE(problem$standardize_budget_given) || is.null(plan)) return(problem)
+  budget <- default_standardize_budget(problem$n, problem$p, problem$epsilon,
+                                       problem$delta, plan$scale_y, TRUE)
+  others <- sum(budget_shares(problem)) - problem$standardize.budget
+  if (others + budget <= 0.8) problem$standardize.budget <- budget
+  problem
+}
+
+# The criterion of a plan (plan_private_path(), R/solvers.R): from its
+# calibrated noise and the moments' factor, exactly as released. NULL when
+# the fit does not standardize privately.
+planned_moderate_n_criterion <- function(plan) {
+  problem <- plan$problem
+  if (is.null(problem$standardization) || !is.finite(problem$epsilon) || !(plan$z > 0)) {
+    return(NULL)
+  }
+  f <- standardization_factors(problem, plan$path_releases)
+  16 * constant_threshold(problem$p) * f[["moments"]] * plan$z / problem$n
+}
+
+# Says, from public quantities only, when the planned standardization
+# cannot resolve columns spread over a quarter of their public half-width:
+# the fit is then most likely the mean (majority) model.
+warn_moderate_n <- function(plan) {
+  crit <- planned_moderate_n_criterion(plan)
+  if (is.null(crit) || crit < moderate_n_constants$warn) return(invisible())
+  problem <- plan$problem
+  dpglmnet_warn(sprintf(paste(
+    "with %d records, %d columns at epsilon = %s, the noise of the private",
+    "standardization is %.2g times what a column spread over a quarter of its",
+    "x.bounds can carry (>= %g): most columns will read as constant and the fit",
+    "is likely no better than predicting the %s. More records, a larger epsilon",
+    "or tighter x.bounds help; solver = \"dpfw\" (an l1 ball on columns scaled",
+    "by their bounds) did better on generated data with tight bounds but worse",
+    "on real data with crude ones (inst/bench/moderate_n.R)."),
+    problem$n, problem$p, format(problem$epsilon), crit, moderate_n_constants$warn,
+    if (dpglmnet_family(problem$family)$classes) "majority class" else "mean"))
+  invisible()
+}

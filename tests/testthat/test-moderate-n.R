@@ -1,0 +1,173 @@
+# Moderate n (issue 16, R/moderate-n.R): a public criterion of the planned
+# standardization noise sets the default standardize.budget and a warning.
+
+crit <- function(n, p, epsilon, scale_y = TRUE, budget = 0.3, delta = 1 / n^2) {
+  dpglmnet:::moderate_n_criterion(n, p, epsilon, delta, scale_y, budget)
+}
+
+second_moment_row <- function(fit) {
+  m <- fit$privacy$mechanisms
+  m[grepl("second moment of each column", m$mechanism, fixed = TRUE), ]
+}
+
+test_that("the criterion is 16 thr(p) f_m z / n of the plan's second-moment releases", {
+  set.seed(1)
+  cases <- list(c(400, 3, 1), c(1000, 10, 1), c(2000, 10, 0.5), c(20000, 8, 1),
+                c(3000, 30, 2))
+  for (case in cases) {
+    n <- case[1]; p <- case[2]; epsilon <- case[3]
+    x <- matrix(rnorm(n * p), n, p)
+    for (family in c("gaussian", "binomial")) {
+      y <- if (family == "gaussian") x[, 1] + rnorm(n) else as.numeric(x[, 1] > 0)
+      for (budget in c(0.3, 0.6)) {
+        spec <- dpglmnet:::checked_spec(x, y, list(
+          family = family, epsilon = epsilon, x.bounds = 4, standardize.budget = budget,
+          y.bound = if (family == "gaussian") 8))
+        plan <- dpglmnet:::plan_private_path(spec)
+        row <- plan$mechanisms[grepl("second moment of each column", plan$mechanisms$mechanism), ]
+        by_hand <- 16 * max(2, qnorm(1 - 0.5 / p)) * row$factor * plan$z / n
+        label <- sprintf("n %d p %d eps %g %s budget %g", n, p, epsilon, family, budget)
+        expect_equal(dpglmnet:::planned_moderate_n_criterion(plan), by_hand, label = label)
+        expect_equal(crit(n, p, epsilon, family == "gaussian", budget), by_hand,
+                     tolerance = 1e-6, label = label)
+      }
+    }
+  }
+})
+
+test_that("the default share: 0.6 exactly where the criterion at 0.3 is in [0.8, 1.5]", {
+  budget <- function(n, p, epsilon, scale_y = TRUE, standardize = TRUE) {
+    dpglmnet:::default_standardize_budget(n, p, epsilon, 1 / n^2, scale_y, standardize)
+  }
+  # (criteria at 0.3: 2.89, 1.27, 0.96, 0.23, 0.70)
+  expect_identical(dpglmnet:::moderate_n_constants$band, c(0.8, 1.5))
+  expect_equal(budget(400, 10, 1), 0.3)      # nothing to resolve: no more budget
+  expect_equal(budget(1000, 10, 1), 0.6)
+  expect_equal(budget(2000, 10, 1), 0.6)      # 0.96
+  expect_equal(budget(5000, 3, 1), 0.3)
+  expect_equal(budget(1000, 3, 1), 0.3)       # 0.70
+  expect_equal(budget(1000, 10, Inf), 0.3)
+  expect_equal(budget(1000, 10, 1, standardize = FALSE), 0.3)
+  # large n, as the paper's data: unchanged
+  expect_equal(budget(16512, 8, 0.5), 0.3)
+  expect_equal(budget(36250, 8, 0.5, scale_y = FALSE), 0.3)
+  # the band's edges
+  for (n in c(600, 800, 1000, 1200, 1500, 2000)) for (p in c(3, 10, 30)) {
+    for (epsilon in c(0.5, 1, 2)) {
+      c0 <- crit(n, p, epsilon)
+      expect_equal(budget(n, p, epsilon), if (c0 >= 0.8 && c0 <= 1.5) 0.6 else 0.3)
+    }
+  }
+})
+
+test_that("the share is raised only when the path keeps at least 0.2 of mu^2", {
+  set.seed(6)
+  n <- 1000; p <- 10
+  x <- matrix(rnorm(n * p), n, p)
+  y <- rnorm(n)
+  plan <- function(...) dpglmnet:::schedule_problem(dpglmnet:::checked_spec(
+    x, y, list(epsilon = 1, x.bounds = 4, y.bound = 8, ...)))$standardize.budget
+  expect_equal(plan(), 0.6)
+  # clip = "quantile" with clip.budget 0.3: 0.6 + 0.3 > 0.8, so 0.3
+  expect_equal(plan(clip = "quantile", clip.budget = 0.3), 0.3)
+  expect_equal(plan(clip = "quantile", clip.budget = 0.2), 0.6)
+})
+
+test_that("the rule reads no data: same shapes, different values, same plan", {
+  set.seed(2)
+  n <- 1000; p <- 10
+  x1 <- matrix(rnorm(n * p), n, p)
+  x2 <- matrix(runif(n * p, -4, 4), n, p)
+  y1 <- rnorm(n)
+  y2 <- rep(c(-7, 7), n / 2)
+  arguments <- list(epsilon = 1, x.bounds = 4, y.bound = 8)
+  s1 <- dpglmnet:::checked_spec(x1, y1, arguments)
+  s2 <- dpglmnet:::checked_spec(x2, y2, arguments)
+  # the spec keeps the default; the plan (its schedule) sets the share
+  expect_equal(s1$standardize.budget, 0.3)
+  expect_equal(dpglmnet:::schedule_problem(s1)$standardize.budget, 0.6)
+  expect_identical(dpglmnet:::schedule_problem(s1)$standardize.budget,
+                   dpglmnet:::schedule_problem(s2)$standardize.budget)
+  # planning a planned problem again gives the same share
+  expect_equal(dpglmnet:::schedule_problem(dpglmnet:::schedule_problem(s1))$standardize.budget,
+               0.6)
+  p1 <- dpglmnet:::plan_private_path(s1)
+  p2 <- dpglmnet:::plan_private_path(s2)
+  expect_identical(p1$mechanisms, p2$mechanisms)
+  expect_identical(p1$z, p2$z)
+  # the functions take public inputs only
+  expect_identical(names(formals(dpglmnet:::moderate_n_criterion)),
+                   c("n", "p", "epsilon", "delta", "scale_y", "budget"))
+  expect_identical(names(formals(dpglmnet:::default_standardize_budget)),
+                   c("n", "p", "epsilon", "delta", "scale_y", "standardize"))
+})
+
+test_that("the fit spends the chosen share, and a given standardize.budget is kept", {
+  set.seed(3)
+  n <- 1000; p <- 10
+  x <- matrix(rnorm(n * p), n, p)
+  y <- drop(x[, 1:3] %*% c(1, -1, 0.5)) + rnorm(n)
+  set.seed(4)
+  auto <- suppressWarnings(dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8))
+  set.seed(4)
+  given <- suppressWarnings(dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8,
+                                     standardize.budget = 0.6))
+  expect_identical(auto$privacy$mechanisms, given$privacy$mechanisms)
+  expect_identical(as.matrix(coef(auto)), as.matrix(coef(given)))
+  set.seed(4)
+  kept <- suppressWarnings(dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8,
+                                    standardize.budget = 0.3))
+  # at 0.3 the moments' noise is sqrt(2) times that at 0.6 (ranges off in both)
+  expect_equal(second_moment_row(kept)$noise_multiplier,
+               sqrt(2) * second_moment_row(auto)$noise_multiplier, tolerance = 1e-6)
+  # the ledger still spends at most epsilon
+  expect_lte(auto$privacy$epsilon, 1)
+  # bad values are still refused, naming the argument
+  expect_error(dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8,
+                        standardize.budget = 1.2), "standardize.budget",
+               class = "dpglmnet_error")
+})
+
+test_that("the fit warns, from public quantities, where nothing can be resolved", {
+  set.seed(5)
+  n <- 400; p <- 10
+  x <- matrix(rnorm(n * p), n, p)
+  y <- x[, 1] + rnorm(n)
+  warnings <- character()
+  fit <- withCallingHandlers(dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8),
+                             warning = function(w) {
+                               warnings <<- c(warnings, conditionMessage(w))
+                               invokeRestart("muffleWarning")
+                             })
+  moderate <- grep("no better than predicting the mean", warnings, value = TRUE)
+  expect_length(moderate, 1L)
+  # the number it states is the ledger's, recomputed by hand
+  by_hand <- 16 * 2 * second_moment_row(fit)$noise_multiplier / n
+  expect_match(moderate, sprintf("standardization is %.2g times", by_hand), fixed = TRUE)
+  expect_gte(by_hand, 1.5)
+  # binomial: the majority class
+  yb <- as.numeric(x[, 1] + rlogis(n) > 0)
+  said <- character()
+  withCallingHandlers(dpglmnet(x, yb, family = "binomial", epsilon = 1, x.bounds = 4),
+                      warning = function(w) {
+                        said <<- c(said, conditionMessage(w))
+                        invokeRestart("muffleWarning")
+                      })
+  expect_true(any(grepl("predicting the majority class", said)))
+  # enough records: no such warning (other warnings may come)
+  n <- 5000
+  x <- matrix(rnorm(n * 3), n, 3)
+  y <- x[, 1] + rnorm(n)
+  messages <- character()
+  withCallingHandlers(dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8),
+                      warning = function(w) {
+                        messages <<- c(messages, conditionMessage(w))
+                        invokeRestart("muffleWarning")
+                      })
+  expect_false(any(grepl("no better than predicting", messages)))
+  # nor without privacy, nor without standardization
+  expect_false(any(grepl("no better than predicting", tryCatch({
+    dpglmnet(x[1:400, ], y[1:400], epsilon = Inf)
+    ""
+  }, warning = conditionMessage))))
+})
