@@ -47,11 +47,11 @@
 #'   records' keys or draws. Numbering once, not in each query, because a
 #'   scan order need not be the same twice (PostgreSQL's synchronized
 #'   scans). Its cost is below one DP-CD pass: at n = 1e5, p = 10 (with
-#'   `epsilon = 1`, 5 lambdas, 2 passes; `inst/bench/database_cv.R`) the
-#'   split took 0.47 s on SQLite and 0.38 s on PostgreSQL, a pass 0.65 s
-#'   and 1.5 s, the curve 0.13 s and 0.04 s, the whole cv 17 s and 32 s
-#'   (1.4 s in memory; over half of it the private standardization's
-#'   queries). At n = 1e6 the split took 2.3 s on SQLite and 5.7 s on
+#'   `epsilon = 1`, 5 lambdas, 2 passes; `inst/bench/database_cv.R`,
+#'   results in `inst/bench/results/2026-11-25-database-cv.md`) the split
+#'   took 0.23 s on SQLite and 0.19 s on PostgreSQL, a pass 0.42 s and
+#'   1.4 s, the curve 0.10 s and 0.04 s, the whole cv 10 s and 24 s (0.65 s
+#'   in memory; over half of it the private standardization's queries). At n = 1e6 the split took 2.3 s on SQLite and 5.7 s on
 #'   PostgreSQL (3.1 s and 7.3 s ordered by a key), against 5.4 s and
 #'   10.7 s per DP-CD pass (`inst/bench/results/2026-11-25-database.md`).
 #' * Privacy needs what memory needs: the numbering must not depend on the
