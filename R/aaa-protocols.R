@@ -115,6 +115,9 @@ lambda_path_unconverged <- function(problem, settings, lambda, relative) {
 #   sql_derivative(source, eta, y), sql_invalid_response(y)  the loss's
 #                             derivative and the response check in SQL
 #                             (R/database.R);
+#   sql_linkinv(source, eta), sql_loss(source, eta, y, ln)  linkinv and
+#                             loss in SQL, for cv.dpglmnet() on a table
+#                             (R/database-cv.R; NULL: not offered there);
 #   closed_form_dual          its loss has a closed-form dual coordinate
 #                             update (DP-SCD, R/dpscd.R, fits only those);
 #   parameter, parameter_name, with_parameter(value)  a family's public

@@ -203,11 +203,8 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
                         rng = c("seeded", "secure")) {
   # a data frame or a formula: expanded as model.matrix() would (R/formula.R)
   if (is_frame_input(x)) return(cv_dpglmnet_frame(match.call(), environment()))
-  if (is_database_input(x)) {
-    dpglmnet_abort("x", paste(
-      "is a database table: cv.dpglmnet() does not take one yet (dpglmnet() does);",
-      "see ?db_table."))
-  }
+  # a database table: the same procedure with queries (R/database-cv.R)
+  if (is_database_input(x)) return(cv_from_database(match.call(), environment()))
   call <- public_call(match.call(), "cv.dpglmnet")
   arguments <- list(...)
   check_path_arguments(arguments)

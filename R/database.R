@@ -37,7 +37,13 @@
 #' refused when asked for, and an unstandardized private fit on a table
 #' defaults to `clip = sqrt(p + 1)` and `smoothness = "bounds"` instead
 #' (standardized fits, the default with `x.bounds`, need neither).
-#' `cv.dpglmnet()` does not take a table yet.
+#'
+#' [cv.dpglmnet()] takes a table too: its split is drawn in R as in memory
+#' and written by the database as two temporary tables (the rows numbered
+#' in the order of `key`, else in the engine's scan order), the path is
+#' DP-CD on the training part, and the validation curve is one aggregate
+#' per 100 lambdas over the validation part. See the section On a database
+#' table of [cv.dpglmnet()], which also says when `key` is needed.
 #'
 #' @section Privacy:
 #' As in memory (see [dpglmnet()]): `n` (the table's row count, read with
@@ -78,6 +84,12 @@
 #' @param x Names of the numeric columns of the design matrix (at least 1).
 #' @param y Name of the response column: numeric for `family = "gaussian"`,
 #'   0/1 for `"binomial"` (the class names are then `"0"` and `"1"`).
+#' @param key `NULL`, or the name of a column of public row keys (unique,
+#'   assigned without looking at the records' values, such as an insertion
+#'   number): [cv.dpglmnet()] numbers the rows by it (`ORDER BY key`) before
+#'   drawing its split, so that the split is the same on every engine and
+#'   whatever order the rows are stored in. Without it the rows are numbered
+#'   in the engine's scan order. [dpglmnet()] does not read it.
 #' @return An object of class `"dpglmnet_table"` for [dpglmnet()]'s `x`
 #'   (then `y` is not given to [dpglmnet()]).
 #' @examples
@@ -90,10 +102,15 @@
 #'   fit <- dpglmnet(db_table(con, "records", x = c("a", "b"), y = "y"),
 #'                   epsilon = 1, x.bounds = 4, y.bound = 10, nlambda = 3, passes = 2)
 #'   print(fit)
+#'   # cross-validation on the table: the split is drawn as in memory
+#'   cvfit <- cv.dpglmnet(db_table(con, "records", x = c("a", "b"), y = "y"),
+#'                        epsilon = 1, x.bounds = 4, y.bound = 10, nlambda = 3,
+#'                        passes = 2)
+#'   print(cvfit)
 #'   DBI::dbDisconnect(con)
 #' }
 #' @export
-db_table <- function(con, table, x, y) {
+db_table <- function(con, table, x, y, key = NULL) {
   if (!requireNamespace("DBI", quietly = TRUE)) {
     dpglmnet_abort("con", "needs the package DBI: install it to fit on a database table.")
   }
@@ -130,12 +147,19 @@ db_table <- function(con, table, x, y) {
     dpglmnet_abort("y", "must name one response column.")
   }
   if (y %in% x) dpglmnet_abort("y", sprintf("(\"%s\") is also a column of `x`.", y))
+  if (!is.null(key) && (!is.character(key) || length(key) != 1L || is.na(key) ||
+                        !nzchar(key))) {
+    dpglmnet_abort("key", "must be NULL or name one column (a string).")
+  }
   # The schema (public): a query for no rows.
   schema <- DBI::dbGetQuery(con, sprintf("SELECT * FROM %s WHERE 1 = 0", from))
   missing_columns <- setdiff(c(x, y), names(schema))
   if (length(missing_columns)) {
     dpglmnet_abort(if (all(missing_columns == y)) "y" else "x", sprintf(
       "names column(s) not in the table: %s.", paste(missing_columns, collapse = ", ")))
+  }
+  if (!is.null(key) && !key %in% names(schema)) {
+    dpglmnet_abort("key", sprintf("names a column not in the table: %s.", key))
   }
   # (numeric only: a boolean column has no CAST to a double in PostgreSQL;
   # store 0/1 or use a view)
@@ -151,7 +175,7 @@ db_table <- function(con, table, x, y) {
       "(\"%s\") is not numeric: store a binomial response as 0/1 (a boolean",
       "column in a view, CASE WHEN b THEN 1 ELSE 0 END)."), y))
   }
-  structure(list(con = con, from = from, x = x, y = y), class = "dpglmnet_table")
+  structure(list(con = con, from = from, x = x, y = y, key = key), class = "dpglmnet_table")
 }
 
 #' @export
@@ -179,13 +203,28 @@ database_double_type <- function(con) {
 # DP-CD solver's start_gradient and path).
 fit_from_database <- function(call, env) {
   values <- given_arguments(call, env, names(formals(dpglmnet)))
-  table <- values[["x"]]
   if (!is.null(values[["y", exact = TRUE]])) {
     dpglmnet_abort("y", "must not be given with a database table: name it in db_table(y = ).")
   }
   if (!is.null(values[["data", exact = TRUE]])) {
     dpglmnet_abort("data", "is for the formula interface, not for a database table.")
   }
+  inputs <- database_inputs(values[["x"]], values)
+  x <- inputs$source
+  y <- inputs$response
+  fit <- eval(as.call(c(list(dpglmnet, x = quote(x), y = quote(y)), inputs$arguments)))
+  fit$call <- public_call(call, "dpglmnet")
+  fit
+}
+
+# The data of a fit on `table` (a "dpglmnet_table") with the arguments
+# `values` of dpglmnet() (those given): the checks of the arguments that a
+# table does not support (before any query), the source of x (n from
+# COUNT(*)), the values checked as in memory, the response, and the
+# arguments for the matrix path of dpglmnet() (solver "dpcd"; the defaults
+# that would release quantiles replaced by public ones). Shared by
+# dpglmnet() and cv.dpglmnet() on a table (R/database-cv.R).
+database_inputs <- function(table, values) {
   # ("auto", the default, is the solver that runs on a table: DP-CD)
   in_database <- solvers_with("in_database")
   solver <- values$solver
@@ -232,11 +271,7 @@ fit_from_database <- function(call, env) {
     if (is.null(values$clip)) arguments$clip <- sqrt(length(table$x) + intercept)
     if (is.null(values$smoothness)) arguments$smoothness <- "bounds"
   }
-  x <- source
-  y <- response
-  fit <- eval(as.call(c(list(dpglmnet, x = quote(x), y = quote(y)), arguments)))
-  fit$call <- public_call(call, "dpglmnet")
-  fit
+  list(source = source, response = response, family = family, arguments = arguments)
 }
 
 # The x of a database fit (class "dpglmnet_db"): the connection, the FROM
@@ -387,13 +422,20 @@ column_moments <- function(x, settings) {
     sums[[paste0("q", j)]] <- sprintf("SUM(%s * %s)", v, v)
   }
   row <- unlist(database_query(x, sql_aggregate(x, sums)))
+  moments_from_sums(row[paste0("s", seq_len(p))], row[paste0("q", seq_len(p))], n, settings)
+}
+
+# The released moments from the exact column sums `s` and sums of squares
+# `q` of n records: the noise drawn as private_column_moments() draws it.
+moments_from_sums <- function(s, q, n, settings) {
+  p <- length(q)
   stream <- .noise_stream_cpp(settings)
   mean <- if (!is.null(settings$mean_sd)) numeric(p) else numeric()
   second <- numeric(p)
   for (j in seq_len(p)) {
-    second[j] <- row[[paste0("q", j)]] / n
+    second[j] <- q[[j]] / n
     if (!is.null(settings$mean_sd)) {
-      mean[j] <- row[[paste0("s", j)]] / n
+      mean[j] <- s[[j]] / n
       if (settings$mean_sd[[j]] > 0) {
         mean[j] <- mean[j] + settings$mean_sd[[j]] * .noise_gaussian_cpp(stream, 1L)
       }

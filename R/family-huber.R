@@ -78,6 +78,9 @@ huber_family_object <- function(delta = NULL) {
     },
     sql_derivative = function(source, eta, y) {
       sql_clamp(source, sprintf("(%s - %s)", eta, y), -delta, delta)
-    }
+    },
+    # (cv.dpglmnet() on a table, R/database-cv.R: its measures need only
+    # the mean response)
+    sql_linkinv = function(source, eta) eta
   )
 }

@@ -32,7 +32,12 @@ dpglmnet_families <- list(
       switch(type.measure, mse = residual^2, mae = residual, deviance = residual^2,
              class = 1)
     },
-    sql_derivative = function(source, eta, y) sprintf("(%s - %s)", eta, y)
+    sql_derivative = function(source, eta, y) sprintf("(%s - %s)", eta, y),
+    # (cv.dpglmnet() on a table, R/database-cv.R)
+    sql_linkinv = function(source, eta) eta,
+    sql_loss = function(source, eta, y, ln) {
+      sprintf("((%s - %s) * (%s - %s) / %s)", y, eta, y, eta, sql_number(source, 2))
+    }
   ),
   binomial = new_family(
     name = "binomial",
@@ -89,6 +94,19 @@ dpglmnet_families <- list(
       limited <- sql_clamp(source, eta, -708, 708)
       sprintf("(%s / (%s + EXP(-%s)) - %s)", sql_number(source, 1), sql_number(source, 1),
               limited, y)
+    },
+    # (cv.dpglmnet() on a table, R/database-cv.R) plogis(eta), eta clamped
+    # as above (plogis() is then 0 or 1 to within 1e-307); the loss as
+    # `loss`, max(eta, 0) + log(1 + exp(-|eta|)) - y eta (`ln`: the
+    # engine's natural logarithm of an SQL expression)
+    sql_linkinv = function(source, eta) {
+      sprintf("(%s / (%s + EXP(-%s)))", sql_number(source, 1), sql_number(source, 1),
+              sql_clamp(source, eta, -708, 708))
+    },
+    sql_loss = function(source, eta, y, ln) {
+      zero <- sql_number(source, 0)
+      sprintf("((CASE WHEN %s > %s THEN %s ELSE %s END) + %s - %s * %s)", eta, zero, eta, zero,
+              ln(sprintf("%s + EXP(-ABS(%s))", sql_number(source, 1), eta)), y, eta)
     },
     sql_invalid_response = function(y) {
       list(sql = sprintf("SUM(CASE WHEN %s IS NULL OR NOT (%s = 0 OR %s = 1) THEN 1 ELSE 0 END)",

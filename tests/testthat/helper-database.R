@@ -107,6 +107,13 @@ check_database_backend <- function(con) {
       }
     }
   }
+  # cv.dpglmnet() on the table (R/database-cv.R; its own checks in
+  # test-database-cv.R): the split, the path and the curve are aggregates too
+  set.seed(6)
+  cvfit <- cv.dpglmnet(db_table(con, "records_large", x = colnames(large$x), y = "y"),
+                       epsilon = 1, x.bounds = 10, y.bound = 30, nlambda = nlambda,
+                       passes = 2)
+  expect_length(cvfit$validation, 4000L)
   expect_gt(length(rows), 100)
   expect_lte(max(rows), max(ncol(large$x) + 1L, nlambda))
 }

@@ -99,7 +99,7 @@ test_that("bad input to db_table() and to a fit on a table: errors naming the ar
   err(dpglmnet(db_table(con, "with_null", x = c("v1", "v2"), y = "y"), epsilon = Inf), "x")
   err(dpglmnet(db_table(con, "r", x = c("v1", "v2"), y = "y"), family = "binomial",
                epsilon = Inf), "y")
-  err(cv.dpglmnet(table, epsilon = 1, x.bounds = 4), "x")
+  err(cv.dpglmnet(table, epsilon = 1, x.bounds = 4), "loss.bound")  # (y.bound missing)
   err(dpglmnet(table, epsilon = 1, x.bounds = 4, weights = rep(1, 100)), "weights")
   err(dpglmnet(table, epsilon = 1, x.bounds = 4, offset = rep(0, 100)), "offset")
   err(dpglmnet(table, epsilon = -1), "epsilon")
