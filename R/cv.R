@@ -253,9 +253,11 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   # the sizes, so the first n - held_out records stand in for the training
   # part, which is not drawn yet. The parts of x are row subsets read in
   # place (R/rows.R), never copies of the records.
-  planning <- seq_len(n - held_out)
-  x_plan <- record_subset(x, planning)
-  y_plan <- subset_response(y, planning)
+  plan_part <- function(n_train) {
+    planning <- seq_len(n_train)
+    list(x = record_subset(x, planning), y = subset_response(y, planning),
+         arguments = record_arguments(arguments, planning))
+  }
   # solver = "auto" picked the l1 solver for the training part: it decides
   # at the full n (R/highdim.R), so that the plan, the refit and a fit on
   # all records agree (p >= n / 2 can hold for the part and not for all
@@ -263,27 +265,66 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   # solver. (The rule reads epsilon only through is.finite(), so the whole
   # budget stands in for the path's share.)
   auto_choice <- NULL
-  first <- if (is.null(given("solver")) || identical(given("solver"), "auto")) {
-    planned_problem(x_plan, y_plan, c(record_arguments(arguments, planning), list(
+  if (is.null(given("solver")) || identical(given("solver"), "auto")) {
+    part <- plan_part(n - held_out)
+    first <- planned_problem(part$x, part$y, c(part$arguments, list(
       epsilon = epsilon, delta = delta, rng = rng)))
+    if (isTRUE(first$bound_scaling)) {
+      decided <- resolve_cv_auto_solver(x, y, arguments, epsilon, delta, rng)
+      arguments <- decided$arguments
+      auto_choice <- decided$reason
+    }
   }
-  if (isTRUE(first$bound_scaling)) {
-    decided <- resolve_cv_auto_solver(x, y, arguments, epsilon, delta, rng)
-    arguments <- decided$arguments
-    auto_choice <- decided$reason
-  }
+  records <- list(
+    n = n, x = x, y = y, arguments = arguments, plan_part = plan_part,
+    # The split's parts: the training part's records as a row subset, the
+    # curve on the validation part's (R/cv-curve.R).
+    split = function(validation) {
+      train <- seq_len(n)[-validation]
+      list(x = record_subset(x, train), y = subset_response(y, -validation),
+           arguments = record_arguments(arguments, train),
+           curve = function(fit, loss.bound, refit_rows) {
+             validation_curve(fit, record_subset(x, validation), response$y[validation],
+                              family, type.measure, loss.bound, refit_rows, epsilon,
+                              delta, rng, weighting$values[validation],
+                              offsetting$values[validation])
+           })
+    })
+  cv_procedure(records, call, family, type.measure, held_out, loss.bound, refit,
+               refit.budget, epsilon, delta, rng, auto_choice)
+}
+
+# The procedure of cv.dpglmnet() once its arguments are checked, on the
+# records `records` gives (in memory, above; a database table,
+# R/database-cv.R), so that both run the same plan, split, path, curve,
+# choice, refit and ledger:
+#   n, x, y, arguments       all the records and the path's arguments for
+#                            them (the single-lambda fit, the refit);
+#   plan_part(n_train)       list(x, y, arguments) standing in for a
+#                            training part of that size (planning reads
+#                            sizes only);
+#   split(validation)        the parts of the drawn split: list(x, y,
+#                            arguments) of the training part, and
+#                            curve(fit, loss.bound, refit_rows), the private
+#                            validation curve on the validation part.
+# `auto_choice`: why solver = "auto" chose, when cv decided it at the full n.
+cv_procedure <- function(records, call, family, type.measure, held_out, loss.bound,
+                         refit, refit.budget, epsilon, delta, rng, auto_choice = NULL) {
+  n <- records$n
+  arguments <- records$arguments
+  part <- records$plan_part(n - held_out)
   # The budget of each release (public: from n, p and the arguments only).
   budget <- if (refit) {
-    refit_budget(x, y, x_plan, y_plan, arguments, epsilon, delta, refit.budget, rng,
-                 path_arguments = record_arguments(arguments, planning))
+    refit_budget(records$x, records$y, part$x, part$y, arguments, epsilon, delta,
+                 refit.budget, rng, path_arguments = part$arguments)
   } else {
     list(path = epsilon, refit_rows = NULL)
   }
-  planned <- planned_problem(x_plan, y_plan, c(record_arguments(arguments, planning), list(
+  planned <- planned_problem(part$x, part$y, c(part$arguments, list(
     epsilon = budget$path, delta = delta, rng = rng)))
   # (what decides the split)
   planned <- planned[c("nlambda", "single_lambda", "solver", "bound_scaling")]
-  rm(x_plan, y_plan)
+  rm(part)
   if (planned$nlambda < 2L) {
     # One lambda (the automatic schedule's choice for this budget, or the
     # user's nlambda / l1.radius, or solver = "auto"'s one public l1 radius
@@ -299,18 +340,16 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
     refit <- FALSE
     validation <- integer(0)
     whole <- c(arguments, list(epsilon = epsilon, delta = delta, rng = rng))
-    fit <- if (isTRUE(planned$single_lambda)) single_lambda_fit(x, y, whole)
-           else call_dpglmnet(x, y, whole)
+    fit <- if (isTRUE(planned$single_lambda)) single_lambda_fit(records$x, records$y, whole)
+           else call_dpglmnet(records$x, records$y, whole)
     loss.bound <- NA_real_
     curve <- NULL
   } else {
     # The split: drawn from R's RNG, independently of the data.
     validation <- sort(sample.int(n, held_out))
-    x_train <- record_subset(x, seq_len(n)[-validation])
-    y_train <- subset_response(y, -validation)
-    fit <- call_dpglmnet(x_train, y_train, c(
-      record_arguments(arguments, seq_len(n)[-validation]),
-      list(epsilon = budget$path, delta = delta, rng = rng)))
+    parts <- records$split(validation)
+    fit <- call_dpglmnet(parts$x, parts$y, c(
+      parts$arguments, list(epsilon = budget$path, delta = delta, rng = rng)))
     if (is.null(loss.bound)) {
       # (the fit's y.bound: the envelope max(|lower|, |upper|) of an
       # interval, a magnitude bound on the clamped y, not the argument as
@@ -326,10 +365,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
       loss.bound <- NA_real_
       NULL
     } else {
-      validation_curve(fit, record_subset(x, validation), response$y[validation],
-                       family, type.measure, loss.bound, budget$refit_rows,
-                       epsilon, delta, rng, weighting$values[validation],
-                       offsetting$values[validation])
+      parts$curve(fit, loss.bound, budget$refit_rows)
     }
   }
   summary <- if (is.null(curve)) {
@@ -342,8 +378,9 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   }
   lambda.min <- fit$lambda[summary$index.min]
   refit_fit <- if (refit) {
-    call_dpglmnet(x, y, c(refit_arguments(arguments, lambda.min, fit),
-                          list(epsilon = budget$refit, delta = delta, rng = rng)))
+    call_dpglmnet(records$x, records$y, c(refit_arguments(arguments, lambda.min, fit),
+                                          list(epsilon = budget$refit, delta = delta,
+                                               rng = rng)))
   }
   # (the full-n decision of solver = "auto" that set the solver: the fits
   # say why, as dpglmnet()'s own choice would)

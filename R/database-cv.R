@@ -152,98 +152,37 @@ cv_from_database <- function(call, env) {
   # The plan (public inputs only, as in memory): the source with the
   # training part's size stands in for the part, which is not drawn yet.
   # Planning sends no query (tests/testthat/test-database-cv.R checks it).
-  x_plan <- source
-  x_plan$n <- n - held_out
-  budget <- if (refit) {
-    refit_budget(source, response, x_plan, response, arguments, epsilon, delta,
-                 refit.budget, rng)
-  } else {
-    list(path = epsilon, refit_rows = NULL)
-  }
-  planned <- planned_problem(x_plan, response, c(arguments, list(
-    epsilon = budget$path, delta = delta, rng = rng)))
-  if (planned$nlambda < 2L) {
-    # As in memory: one lambda, nothing to choose; the path on all records.
-    dpglmnet_warn(sprintf(paste(
-      "the budget affords a single %s on the %d training records of a split",
-      "(see `nlambda` in ?dpglmnet): with nothing to choose, the path is fitted",
-      "at one %s on all %d records with the whole budget, without a validation",
-      "split%s."), planned_parameter(planned), n - held_out, planned_parameter(planned),
-      n, if (refit) " or a refit" else ""))
-    refit <- FALSE
-    validation <- integer(0)
-    whole <- c(arguments, list(epsilon = epsilon, delta = delta, rng = rng))
-    fit <- if (isTRUE(planned$single_lambda)) single_lambda_fit(source, response, whole)
-           else call_dpglmnet(source, response, whole)
-    loss.bound <- NA_real_
-    curve <- NULL
-  } else {
-    # The split: drawn from R's RNG, independently of the data, where the
-    # in-memory procedure draws it; evaluated by the database.
-    validation <- sort(sample.int(n, held_out))
-    parts <- database_split(table, source, validation)
-    on.exit(parts$drop(), add = TRUE)
-    if (parts$train$n != n - held_out || parts$valid$n != held_out) {
-      stop(sprintf(paste("internal error: the split of the table has %s and %s records,",
-                         "not %d and %d (were rows added during the fit?)"),
-                   format(parts$train$n), format(parts$valid$n), n - held_out, held_out),
-           call. = FALSE)
-    }
-    fit <- call_dpglmnet(parts$train, part_response(response, parts$train, table$y),
-                         c(arguments, list(epsilon = budget$path, delta = delta, rng = rng)))
-    if (is.null(loss.bound)) {
-      loss.bound <- default_loss_bound(type.measure, fit, fit$settings$y.bound)
-    }
-    loss.bound <- min(loss.bound, natural_loss_bound(type.measure, family))
-    curve <- if (length(fit$lambda) < 2L) {
-      dpglmnet_warn(paste(
-        "the path has a single lambda on this data: nothing to choose; the",
-        "validation part is unused."))
-      loss.bound <- NA_real_
-      NULL
-    } else {
-      database_validation_curve(fit, parts$valid, part_response(response, parts$valid,
-                                                                  table$y),
-                                family, type.measure, loss.bound, budget$refit_rows,
-                                epsilon, delta, rng)
-    }
-  }
-  summary <- if (is.null(curve)) {
-    single <- rep(NA_real_, length(fit$lambda))
-    list(cvm = single, cvsd = single, cvup = single, cvlo = single,
-         cvsd.sampling = single, cvsd.noise = NA_real_, index.min = 1L, index.1se = 1L,
-         rows = NULL)
-  } else {
-    curve
-  }
-  lambda.min <- fit$lambda[summary$index.min]
-  refit_fit <- if (refit) {
-    call_dpglmnet(source, response, c(refit_arguments(arguments, lambda.min, fit),
-                                      list(epsilon = budget$refit, delta = delta, rng = rng)))
-  }
-  # The ledger of R/cv.R: path part 1, curve part 2, refit part 0.
-  privacy <- new_privacy_ledger(mechanism_table(c(
-    ledger_rows(fit$privacy, if (is.null(summary$rows)) 0L else 1L),
-    summary$rows,
-    if (refit) ledger_rows(refit_fit$privacy, 0L, "refit on all records: "))),
-    0, epsilon, delta, rng)
-  if (privacy$epsilon > epsilon) {
-    stop(sprintf(paste("internal error: the procedure's ledger spends epsilon = %s,",
-                       "above the target %s; nothing is returned."),
-                 format(privacy$epsilon, digits = 12), format(epsilon)), call. = FALSE)
-  }
-  index <- c(min = summary$index.min, "1se" = summary$index.1se)
-  structure(list(
-    lambda = fit$lambda, cvm = summary$cvm, cvsd = summary$cvsd, cvup = summary$cvup,
-    cvlo = summary$cvlo, nzero = stats::setNames(fit$df, names(fit$a0)),
-    call = public_call(call, "cv.dpglmnet"),
-    name = stats::setNames(cv_measure_name(type.measure, family$name), type.measure),
-    dpglmnet.fit = fit, lambda.min = lambda.min, lambda.1se = fit$lambda[index[["1se"]]],
-    index = matrix(index, dimnames = list(names(index), "Lambda")),
-    cvsd.sampling = summary$cvsd.sampling, cvsd.noise = summary$cvsd.noise,
-    type.measure = type.measure, validation = validation, loss.bound = loss.bound,
-    refit = refit_fit, refit.budget = if (refit) refit.budget, privacy = privacy
-  ), class = "cv.dpglmnet")
+  # The split is evaluated by the database (database_split()); its
+  # temporary tables are dropped when the procedure ends, also on an error.
+  drops <- list()
+  on.exit(for (drop in drops) drop(), add = TRUE)
+  records <- list(
+    n = n, x = source, y = response, arguments = arguments,
+    plan_part = function(n_train) {
+      x_plan <- source
+      x_plan$n <- n_train
+      list(x = x_plan, y = response, arguments = arguments)
+    },
+    split = function(validation) {
+      parts <- database_split(table, source, validation)
+      drops[[length(drops) + 1L]] <<- parts$drop
+      if (parts$train$n != n - held_out || parts$valid$n != held_out) {
+        stop(sprintf(paste("internal error: the split of the table has %s and %s records,",
+                           "not %d and %d (were rows added during the fit?)"),
+                     format(parts$train$n), format(parts$valid$n), n - held_out, held_out),
+             call. = FALSE)
+      }
+      list(x = parts$train, y = part_response(response, parts$train, table$y),
+           arguments = arguments,
+           curve = function(fit, loss.bound, refit_rows) {
+             database_validation_curve(fit, parts$valid,
+                                       part_response(response, parts$valid, table$y),
+                                       family, type.measure, loss.bound, refit_rows,
+                                       epsilon, delta, rng)
+           })
+    })
+  cv_procedure(records, public_call(call, "cv.dpglmnet"), family, type.measure, held_out,
+               loss.bound, refit, refit.budget, epsilon, delta, rng)
 }
 
 # The response of a part: the part's column y.
