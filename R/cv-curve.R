@@ -122,20 +122,63 @@ release_curve <- function(loss, loss.bound, z, second, rng,
   loss[!is.finite(loss)] <- loss.bound  # a diverged path: the bound
   unit <- pmin(pmax(loss / loss.bound, 0), 1)
   storage.mode(unit) <- "double"
-  K <- ncol(unit)
-  n_val <- nrow(unit)
+  noise <- curve_noise(ncol(unit), nrow(unit), z, second, rng, second.factor)
+  moments <- .column_moments_cpp(unit, c(list(
+    transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
+    lower = NULL, upper = NULL, shift = NULL), noise))
+  curve_released(moments, noise, loss.bound, second)
+}
+
+# The noise settings of the curve's releases on the units min(l, B) / B
+# (sensitivity sqrt(K) / n_val for the K means): sd z sqrt(K) / n_val on
+# the means, second.factor times more on the means of the squares, and a
+# fresh seed (in memory and in a database, R/database-cv.R, alike).
+curve_noise <- function(K, n_val, z, second, rng, second.factor = curve_second_factor) {
   mean_sd <- z * sqrt(K) / n_val
   second_sd <- if (second) second.factor * mean_sd else 0
-  moments <- .column_moments_cpp(unit, list(
-    transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
-    mean_sd = rep(mean_sd, K), second_sd = rep(second_sd, K),
-    lower = NULL, upper = NULL, shift = NULL,
-    seed = draw_seed(), secure = rng == "secure"))
+  list(mean_sd = rep(mean_sd, K), second_sd = rep(second_sd, K),
+       seed = draw_seed(), secure = rng == "secure")
+}
+
+# The released means of the units back on the scale of the losses.
+curve_released <- function(moments, noise, loss.bound, second) {
   list(mean = moments$mean * loss.bound,
        # (without `second` the exact squares are never used: not released)
        second = if (second) moments$second * loss.bound^2,
-       mean_sd = mean_sd * loss.bound,
-       second_sd = if (second) second_sd * loss.bound^2 else NA_real_)
+       mean_sd = noise$mean_sd[1L] * loss.bound,
+       second_sd = if (second) noise$second_sd[1L] * loss.bound^2 else NA_real_)
+}
+
+# The private validation curve (see the Privacy section of ?cv.dpglmnet)
+# on n_val validation records, in memory or in a database: its mechanisms
+# (curve_mechanisms(), their names marked with `note`), the noise
+# calibrated so that the validation part (with the refit's rows of part 0,
+# if any) spends at most epsilon at delta, `release(z, second)` the
+# released curve at noise level z, its summary (cvm, cvsd, lambda.min,
+# lambda.1se) and the ledger rows.
+private_curve <- function(fit, n_val, type.measure, loss.bound, refit_rows, epsilon, delta,
+                          release, note = NULL) {
+  K <- length(fit$lambda)
+  second <- type.measure != "class"
+  rows <- curve_mechanisms(K, n_val, loss.bound, second)
+  if (!is.null(note)) {
+    rows <- lapply(rows, function(row) {
+      row$mechanism <- paste(row$mechanism, note)
+      row
+    })
+  }
+  # the same calibration as every fit's: the smallest noise level for which
+  # this part spends at most the target (public: K, n_val, B, the budget)
+  z <- calibrate_noise(mechanism_table(c(refit_rows, rows)), epsilon, delta)
+  released <- release(z, second)
+  rows <- lapply(rows, function(row) {
+    row$noise_multiplier <- if (is.finite(epsilon)) row$factor * z else 0
+    row$calibrated <- FALSE
+    row
+  })
+  c(curve_summary(released, loss.bound, n_val, type.measure, fit$lambda,
+                  is_radius_path(fit)),
+    list(rows = rows, z = z))
 }
 
 # Post-processing of the released curve: cvm (clamped to [0, B], where the

@@ -424,41 +424,25 @@ cv_procedure <- function(records, call, family, type.measure, held_out, loss.bou
 validation_curve <- function(fit, x_val, y_val, family, type.measure, loss.bound,
                              refit_rows, epsilon, delta, rng, weights = NULL,
                              offset = NULL) {
-  K <- length(fit$lambda)
   n_val <- nrow(x_val)
-  second <- type.measure != "class"
-  rows <- curve_mechanisms(K, n_val, loss.bound, second)
-  if (!is.null(weights)) {
-    rows <- lapply(rows, function(row) {
-      row$mechanism <- paste(row$mechanism, "(losses weighted by omega_i before the clip)")
-      row
-    })
-  }
-  # the same calibration as every fit's: the smallest noise level for which
-  # this part spends at most the target (public: K, n_val, B, the budget)
-  z <- calibrate_noise(mechanism_table(c(refit_rows, rows)), epsilon, delta)
-  # predict(fit, x_val, type = "link"), read in place
-  link <- path_link(fit, x_val)
-  if (!is.null(offset)) link <- link + offset
-  loss <- validation_loss(type.measure, family, link, y_val)
-  # glmnet's weighted mean of the losses: each record's loss times omega_i =
-  # w_i n_train / S_train (the training part's released weight sum; at
-  # epsilon = Inf the validation part's exact sum), before the clip to B,
-  # so the sensitivity stays B / n_val (R/weights.R)
-  if (!is.null(weights)) {
-    scale <- if (is.finite(epsilon)) fit$nobs / fit$settings$weight_sum
-             else n_val / sum(weights)
-    loss <- loss * (weights * scale)
-  }
-  released <- release_curve(loss, loss.bound, z, second, rng)
-  rows <- lapply(rows, function(row) {
-    row$noise_multiplier <- if (is.finite(epsilon)) row$factor * z else 0
-    row$calibrated <- FALSE
-    row
+  private_curve(fit, n_val, type.measure, loss.bound, refit_rows, epsilon, delta,
+                note = if (!is.null(weights)) "(losses weighted by omega_i before the clip)",
+                release = function(z, second) {
+    # predict(fit, x_val, type = "link"), read in place
+    link <- path_link(fit, x_val)
+    if (!is.null(offset)) link <- link + offset
+    loss <- validation_loss(type.measure, family, link, y_val)
+    # glmnet's weighted mean of the losses: each record's loss times omega_i
+    # = w_i n_train / S_train (the training part's released weight sum; at
+    # epsilon = Inf the validation part's exact sum), before the clip to B,
+    # so the sensitivity stays B / n_val (R/weights.R)
+    if (!is.null(weights)) {
+      scale <- if (is.finite(epsilon)) fit$nobs / fit$settings$weight_sum
+               else n_val / sum(weights)
+      loss <- loss * (weights * scale)
+    }
+    release_curve(loss, loss.bound, z, second, rng)
   })
-  c(curve_summary(released, loss.bound, n_val, type.measure, fit$lambda,
-                  is_radius_path(fit)),
-    list(rows = rows, z = z))
 }
 
 # The arguments in `...` go to dpglmnet(): named, and its own (not x, y or

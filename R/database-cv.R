@@ -273,32 +273,15 @@ database_split <- function(table, source, validation) {
 # draw, so that at the same seed the same noise is drawn as in memory.
 database_validation_curve <- function(fit, valid, y, family, type.measure, loss.bound,
                                       refit_rows, epsilon, delta, rng) {
-  K <- length(fit$lambda)
   n_val <- valid$n
-  second <- type.measure != "class"
-  rows <- curve_mechanisms(K, n_val, loss.bound, second)
-  z <- calibrate_noise(mechanism_table(c(refit_rows, rows)), epsilon, delta)
-  sums <- database_curve_sums(fit, valid, y, family, type.measure, loss.bound)
-  # release_curve(): noise sd z sqrt(K) / n_val on the means of the losses
-  # divided by B (sensitivity sqrt(K) / n_val), curve_second_factor times
-  # more on the means of their squares
-  mean_sd <- z * sqrt(K) / n_val
-  second_sd <- if (second) curve_second_factor * mean_sd else 0
-  moments <- moments_from_sums(sums$s, sums$q, n_val, list(
-    mean_sd = rep(mean_sd, K), second_sd = rep(second_sd, K),
-    seed = draw_seed(), secure = rng == "secure"))
-  released <- list(mean = moments$mean * loss.bound,
-                   second = if (second) moments$second * loss.bound^2,
-                   mean_sd = mean_sd * loss.bound,
-                   second_sd = if (second) second_sd * loss.bound^2 else NA_real_)
-  rows <- lapply(rows, function(row) {
-    row$noise_multiplier <- if (is.finite(epsilon)) row$factor * z else 0
-    row$calibrated <- FALSE
-    row
+  private_curve(fit, n_val, type.measure, loss.bound, refit_rows, epsilon, delta,
+                release = function(z, second) {
+    sums <- database_curve_sums(fit, valid, y, family, type.measure, loss.bound)
+    # release_curve()'s noise on the units, added to the database's sums
+    noise <- curve_noise(length(fit$lambda), n_val, z, second, rng)
+    curve_released(moments_from_sums(sums$s, sums$q, n_val, noise), noise, loss.bound,
+                   second)
   })
-  c(curve_summary(released, loss.bound, n_val, type.measure, fit$lambda,
-                  is_radius_path(fit)),
-    list(rows = rows, z = z))
 }
 
 # The exact sums over the validation records of u_ik = min(l_ik, B) / B
