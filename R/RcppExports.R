@@ -153,6 +153,10 @@
     .Call(`_dpglmnet_planned_prox_cpp`, v, j, step, lambda, alpha, penalty_factor, lower, upper)
 }
 
+.private_mean_cpp <- function(y, settings) {
+    .Call(`_dpglmnet_private_mean_cpp`, y, settings)
+}
+
 .dpfw_path_cpp <- function(x, y, settings) {
     .Call(`_dpglmnet_dpfw_path_cpp`, x, y, settings)
 }

@@ -258,7 +258,8 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
     list(x = record_subset(x, planning), y = subset_response(y, planning),
          arguments = record_arguments(arguments, planning))
   }
-  # solver = "auto" picked the l1 solver for the training part: it decides
+  # solver = "auto" picked the l1 solver, or the intercept alone
+  # (R/intercept.R), for the training part: it decides
   # at the full n (R/highdim.R), so that the plan, the refit and a fit on
   # all records agree (p >= n / 2 can hold for the part and not for all
   # records). Decided before the refit's budget, whose plan reads the
@@ -269,7 +270,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
     part <- plan_part(n - held_out)
     first <- planned_problem(part$x, part$y, c(part$arguments, list(
       epsilon = epsilon, delta = delta, rng = rng)))
-    if (isTRUE(first$bound_scaling)) {
+    if (isTRUE(first$bound_scaling) || isTRUE(first$moderate_n_switched)) {
       decided <- resolve_cv_auto_solver(x, y, arguments, epsilon, delta, rng)
       arguments <- decided$arguments
       auto_choice <- decided$reason
@@ -323,7 +324,8 @@ cv_procedure <- function(records, call, family, type.measure, held_out, loss.bou
   planned <- planned_problem(part$x, part$y, c(part$arguments, list(
     epsilon = budget$path, delta = delta, rng = rng)))
   # (what decides the split)
-  planned <- planned[c("nlambda", "single_lambda", "solver", "bound_scaling")]
+  planned <- planned[c("nlambda", "single_lambda", "solver", "bound_scaling",
+                       "moderate_n_switched")]
   rm(part)
   if (planned$nlambda < 2L) {
     # One lambda (the automatic schedule's choice for this budget, or the
@@ -331,7 +333,9 @@ cv_procedure <- function(records, call, family, type.measure, held_out, loss.bou
     # for p large against n, which is the default and needs no warning):
     # nothing to choose, so no split, no choice and no refit; the path is
     # fitted on all records with the whole budget.
-    if (!isTRUE(planned$bound_scaling)) dpglmnet_warn(sprintf(paste(
+    # (the intercept alone at moderate n has its own warning, R/moderate-n.R)
+    if (!isTRUE(planned$bound_scaling) && !isTRUE(planned$moderate_n_switched))
+      dpglmnet_warn(sprintf(paste(
       "the budget affords a single %s on the %d training records of a split",
       "(see `nlambda` in ?dpglmnet): with nothing to choose, the path is fitted",
       "at one %s on all %d records with the whole budget, without a validation",

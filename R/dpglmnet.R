@@ -474,7 +474,8 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      intercept = TRUE, standardize = NULL,
                      penalty.factor = rep(1, ncol(x)), lower.limits = -Inf,
                      upper.limits = Inf, epsilon = 1, delta = 1 / nrow(x)^2,
-                     solver = c("auto", "dpcd", "dpsgd", "dpscd", "dpfw", "dpfw-vr", "nmd"),
+                     solver = c("auto", "dpcd", "dpsgd", "dpscd", "dpfw", "dpfw-vr", "nmd",
+                                "intercept"),
                      l1.radius = NULL,
                      passes = NULL, clip = NULL,
                      step = 1, average = FALSE,
@@ -769,6 +770,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     threads = dpglmnet_threads(),
     variable_names = variable_names(x),
     bound_scaling = isTRUE(auto$bound_scaling), intercept_clip = auto$intercept_clip,
+    # solver = "auto" may fit the intercept alone at moderate n (R/intercept.R)
+    moderate_n_fallback = isTRUE(auto$moderate_n_fallback),
     scale_defaults = scale_defaults,
     solver_choice = if (!is.null(auto)) auto$reason
   ), class = "dpglmnet_spec")

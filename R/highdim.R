@@ -118,7 +118,15 @@ resolve_auto_solver <- function(solver, n, p, epsilon, delta, family, alpha, lam
         "applies to the l1-ball solvers: with solver = \"auto\" the rule picked",
         "\"dpcd\" for these inputs; give solver = \"dpfw\" (or \"dpfw-vr\", \"nmd\")."))
     }
+    # the plan may still pick the intercept alone at moderate n
+    # (moderate_n_fallback(), R/intercept.R): not at epsilon = Inf, nor for a
+    # lambda path the user asked for, nor without standardization or (a
+    # bounded response) its public interval
+    fallback <- is.finite(epsilon) && is.null(lambda) && is.null(nlambda) &&
+      !isFALSE(given$standardize) && (family$bounded_response || family$classes) &&
+      (!family$bounded_response || !is.null(y_interval))
     return(list(solver = "dpcd", standardize = given$standardize, bound_scaling = FALSE,
+                moderate_n_fallback = fallback,
                 reason = paste0("auto: ", why_not, ", so dpcd")))
   }
   if (identical(given$clip, "quantile")) {
@@ -269,7 +277,9 @@ resolve_cv_auto_solver <- function(x, y, arguments, epsilon, delta, rng) {
   }
   full <- planned_problem(x, y, c(arguments, list(epsilon = epsilon, delta = delta,
                                                   rng = rng)))
-  if (isTRUE(full$bound_scaling)) return(list(arguments = arguments, reason = NULL))
+  if (isTRUE(full$bound_scaling) || isTRUE(full$moderate_n_switched)) {
+    return(list(arguments = arguments, reason = NULL))
+  }
   arguments[["solver"]] <- full$solver
   list(arguments = arguments, reason = full$solver_choice)
 }

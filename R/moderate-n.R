@@ -113,9 +113,26 @@ planned_moderate_n_criterion <- function(plan) {
 # cannot resolve columns spread over a quarter of their public half-width:
 # the fit is then most likely the mean (majority) model.
 warn_moderate_n <- function(plan) {
+  problem <- plan$problem
+  if (!is.null(problem$moderate_n_criterion)) {
+    # solver = "auto" fitted the intercept alone instead (R/intercept.R)
+    classes <- dpglmnet_family(problem$family)$classes
+    dpglmnet_warn(sprintf(paste(
+      "with %d records, %d columns at epsilon = %s, the noise of the private",
+      "standardization would be %.2g times what a column spread over a quarter",
+      "of its x.bounds can carry (>= %g): no column could be resolved, so",
+      "solver = \"auto\" fitted the intercept alone: the fit is the private %s",
+      "of the training records (every coefficient 0), released with the whole",
+      "budget, which did better than DP-CD there (inst/bench/moderate_n.R).",
+      "More records, a larger epsilon or tighter x.bounds help; give `solver`",
+      "to fit a model of x anyway."),
+      problem$n, problem$p, format(problem$epsilon), problem$moderate_n_criterion,
+      moderate_n_constants$warn,
+      if (classes) "proportion of the second class" else "mean of the clamped response"))
+    return(invisible())
+  }
   crit <- planned_moderate_n_criterion(plan)
   if (is.null(crit) || crit < moderate_n_constants$warn) return(invisible())
-  problem <- plan$problem
   dpglmnet_warn(sprintf(paste(
     "with %d records, %d columns at epsilon = %s, the noise of the private",
     "standardization is %.2g times what a column spread over a quarter of its",

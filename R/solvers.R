@@ -8,7 +8,8 @@ dpglmnet_solvers <- list(
   dpscd = function() dpscd_solver,
   dpfw = function() dpfw_solver,
   `dpfw-vr` = function() dpfw_vr_solver,
-  nmd = function() nmd_solver
+  nmd = function() nmd_solver,
+  intercept = function() intercept_solver
 )
 
 # The solver object of a name (checked against dpglmnet_solvers before).
@@ -28,6 +29,9 @@ solvers_with <- function(what) {
 schedule_problem <- function(problem) {
   # (the standardization's share first: the schedule reads it; R/moderate-n.R)
   problem <- plan_standardize_budget(problem)
+  # solver = "auto": the intercept alone where the standardization could
+  # resolve no column (R/intercept.R; public)
+  problem <- moderate_n_fallback(problem)
   schedule <- choose_schedule(problem$nlambda_given, problem$passes_given, problem$lambda,
                               problem$solver, problem$epsilon, problem$delta, problem$n,
                               problem$p, problem$intercept, problem$clip,

@@ -504,6 +504,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// private_mean_cpp
+List private_mean_cpp(NumericVector y, List settings);
+RcppExport SEXP _dpglmnet_private_mean_cpp(SEXP ySEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(private_mean_cpp(y, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
 // dpfw_path_cpp
 List dpfw_path_cpp(SEXP x, NumericVector y, List settings);
 RcppExport SEXP _dpglmnet_dpfw_path_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
@@ -627,6 +639,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_os_random_bytes_cpp", (DL_FUNC) &_dpglmnet_os_random_bytes_cpp, 2},
     {"_dpglmnet_transformed_design_cpp", (DL_FUNC) &_dpglmnet_transformed_design_cpp, 13},
     {"_dpglmnet_planned_prox_cpp", (DL_FUNC) &_dpglmnet_planned_prox_cpp, 8},
+    {"_dpglmnet_private_mean_cpp", (DL_FUNC) &_dpglmnet_private_mean_cpp, 2},
     {"_dpglmnet_dpfw_path_cpp", (DL_FUNC) &_dpglmnet_dpfw_path_cpp, 3},
     {"_dpglmnet_nmd_path_cpp", (DL_FUNC) &_dpglmnet_nmd_path_cpp, 3},
     {"_dpglmnet_dpfw_vr_path_cpp", (DL_FUNC) &_dpglmnet_dpfw_vr_path_cpp, 3},

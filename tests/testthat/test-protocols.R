@@ -7,7 +7,8 @@ r_dir <- testthat::test_path("..", "..", "R")
 # The files allowed to name solvers and families: each solver's own file
 # (R/l1.R holds the three l1-ball solvers; R/highdim.R is solver = "auto"'s
 # rule, which chooses among them), the family file, and the protocols.
-solver_files <- c("dpcd.R", "dpsgd.R", "dpscd.R", "l1.R", "highdim.R", "aaa-protocols.R")
+solver_files <- c("dpcd.R", "dpsgd.R", "dpscd.R", "l1.R", "highdim.R", "intercept.R",
+                  "aaa-protocols.R")
 family_files <- c("family.R", "aaa-protocols.R")
 
 solver_names <- function() names(dpglmnet:::dpglmnet_solvers)
