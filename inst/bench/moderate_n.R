@@ -5,6 +5,11 @@
 #
 #   Rscript inst/bench/moderate_n.R            # 3 reps / 4 splits
 #   Rscript inst/bench/moderate_n.R --quick    # 1 rep / 2 splits, fewer shapes
+#   Rscript inst/bench/moderate_n.R --intercept  # n = 400, 700, 1000: the
+#     intercept-only fit of solver = "auto" (R/intercept.R): main = the
+#     defaults before it (solver = "dpcd" given, which turns it off and is
+#     otherwise what "auto" picks here), after = the defaults; `io` counts
+#     the fits that were the intercept alone
 #
 # Columns: crit, the public criterion of R/moderate-n.R at the training
 # part's n (0.8 n) and the default share 0.3, crit_n at all n records (what
@@ -27,6 +32,7 @@
 # for reference (r_glmnet: after / cv.glmnet).
 suppressPackageStartupMessages(library(dpglmnet))
 quick <- "--quick" %in% commandArgs(TRUE)
+intercept_mode <- "--intercept" %in% commandArgs(TRUE)
 reps <- if (quick) 1L else 3L
 splits <- if (quick) 2L else 4L
 have_glmnet <- requireNamespace("glmnet", quietly = TRUE)
@@ -43,6 +49,10 @@ on.exit(set_ratio(rule$ratio))
 variants <- list(before = list(ratio = rule$ratio, args = list(standardize.budget = 0.3)),
                  after = list(ratio = rule$ratio, args = list()),
                  l1 = list(ratio = 0, args = list()))
+if (intercept_mode) {
+  variants <- list(main = list(ratio = rule$ratio, args = list(solver = "dpcd")),
+                   after = list(ratio = rule$ratio, args = list()))
+}
 
 test_error <- function(family, link, y) {
   if (family == "gaussian") mean((y - link)^2) else mean((link > 0) != (y > 0.5))
@@ -63,14 +73,16 @@ evaluate <- function(x, y, xt, yt, xb, yb, family, epsilon, seed) {
     b <- as.matrix(coef(fit, s = "lambda.min"))[-1, 1]
     scale <- if (family == "gaussian") stats::sd(y) else 1
     c(r = test_error(family, link, yt) / trivial,
-      absurd = max(abs(b) * apply(x, 2, stats::sd)) > 10 * scale)
+      absurd = max(abs(b) * apply(x, 2, stats::sd)) > 10 * scale,
+      io = isTRUE(fit$dpglmnet.fit$settings$intercept_only))
   })
   reference <- NA_real_
   if (have_glmnet) {
     g <- glmnet::cv.glmnet(clamp(x, xb), y, family = family)
     reference <- test_error(family, predict(g, clamp(xt, xb), s = "lambda.min"), yt) / trivial
   }
-  list(r = out["r", ], absurd = sum(out["absurd", ]), glmnet = reference)
+  list(r = out["r", ], absurd = sum(out["absurd", ]), io = sum(out["io", ]),
+       glmnet = reference)
 }
 
 criterion <- function(n, p, epsilon, family, train = n - round(0.2 * n)) {
@@ -84,6 +96,7 @@ summarise <- function(results, head) {
   c(head, setNames(as.list(rowMeans(r)), rownames(r)),
     setNames(as.list(apply(r, 1, max)), paste0("max_", rownames(r))),
     absurd = sum(sapply(results, `[[`, "absurd")),
+    io = sum(sapply(results, `[[`, "io")),
     r_glmnet = mean(r["after", ]) / mean(g))
 }
 
@@ -94,6 +107,22 @@ print_rows <- function(rows, title) {
   table[numeric] <- lapply(table[numeric], function(v) round(v, 3))
   print(table, row.names = FALSE)
   invisible(table)
+}
+
+# --intercept: by crit_n (the criterion at all n records, which decides:
+# cv.dpglmnet() fits all records when the part affords one lambda), the
+# rows where after differs from main at all, and the worst ratios.
+intercept_summary <- function(table, title) {
+  table$crit_n_band <- ifelse(table$crit_n >= 1.5, "crit_n >= 1.5", "crit_n < 1.5")
+  table$changed <- abs(table$after - table$main) > 1e-12 |
+    abs(table$max_after - table$max_main) > 1e-12
+  cat(sprintf("\n%s, by crit_n: rows, rows changed, mean and worst of main / after\n",
+              title))
+  print(do.call(rbind, lapply(split(table, table$crit_n_band), function(t) data.frame(
+    band = t$crit_n_band[1], rows = nrow(t), changed = sum(t$changed),
+    intercept_fits = sum(t$io), main = round(mean(t$main), 3),
+    after = round(mean(t$after), 3), max_main = round(max(t$max_main), 3),
+    max_after = round(max(t$max_after), 3)))), row.names = FALSE)
 }
 
 # ------------------------------------------------------------ generated
@@ -108,7 +137,8 @@ generated <- function(n, p, family, bound_multiple) {
        xb = bound_multiple * apply(abs(x[train, , drop = FALSE]), 2, max),
        yb = if (family == "gaussian") 2 * max(abs(y[train])))
 }
-shapes <- expand.grid(n = if (quick) c(400, 1000, 2000) else c(400, 700, 1000, 1500, 2000, 3000),
+shapes <- expand.grid(n = if (quick) c(400, 1000, 2000) else if (intercept_mode)
+                        c(400, 700, 1000) else c(400, 700, 1000, 1500, 2000, 3000),
                       p = if (quick) c(3, 10) else c(3, 10, 30),
                       epsilon = if (quick) 1 else c(0.5, 1, 2), bound = c(3, 1.2),
                       family = c("gaussian", "binomial"), stringsAsFactors = FALSE)
@@ -129,10 +159,13 @@ for (k in seq_len(nrow(shapes))) {
 gen <- print_rows(rows, sprintf("Generated designs (%d reps)", reps))
 gen$band <- cut(gen$crit, c(0, 0.75, 1, 1.5, 2, 3, Inf), right = FALSE)
 cat("\nGenerated, by band of crit of the training part (means; max_ the worst rep)\n")
-agg <- function(f) stats::aggregate(cbind(before, after, l1) ~ band + family, gen, f)
+compared <- if (intercept_mode) "cbind(main, after)" else "cbind(before, after, l1)"
+agg <- function(f) stats::aggregate(stats::as.formula(paste(compared, "~ band + family")),
+                                    gen, f)
 by_band <- merge(agg(mean), agg(max), by = c("band", "family"), suffixes = c("", "_max"))
 by_band[-(1:2)] <- lapply(by_band[-(1:2)], round, 3)
 print(by_band[order(by_band$family, by_band$band), ], row.names = FALSE)
+if (intercept_mode) intercept_summary(gen, "Generated")
 
 # ------------------------------------------------------------ real
 data_dir <- Sys.getenv("DPGLMNET_DATA", "../shared/data")
@@ -153,7 +186,8 @@ if (!is.null(loaded)) {
   for (name in names(loaded)) {
     d <- loaded[[name]]
     for (epsilon in if (quick) 1 else c(0.5, 1, 2)) {
-      for (n in if (quick) c(400, 1000, 3000) else c(400, 700, 1000, 1500, 2000, 3000, 5000)) {
+      for (n in if (quick) c(400, 1000, 3000) else if (intercept_mode) c(400, 700, 1000)
+                else c(400, 700, 1000, 1500, 2000, 3000, 5000)) {
         results <- lapply(seq_len(splits), function(split) {
           set.seed(split)
           i <- sample.int(nrow(d$x), n + 3000)
@@ -171,5 +205,6 @@ if (!is.null(loaded)) {
       }
     }
   }
-  print_rows(rows, sprintf("Real subsamples (%d splits)", splits))
+  real <- print_rows(rows, sprintf("Real subsamples (%d splits)", splits))
+  if (intercept_mode) intercept_summary(real, "Real")
 }
