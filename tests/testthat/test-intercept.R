@@ -1,0 +1,255 @@
+# The intercept-only fit (R/intercept.R; issue 16): the released mean of the
+# clamped response / the proportion with the whole budget, and solver =
+# "auto"'s choice of it where the private standardization can resolve no
+# column.
+
+intercept_data <- function(n, p = 10, seed = 1) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * p), n, p)
+  y <- 1 + x[, 1] - x[, 2] + rnorm(n)
+  list(x = x, y = y, yb = as.numeric(y > 1))
+}
+
+quietly <- function(expr) suppressWarnings(expr)
+
+test_that("the ledger: one Laplace row, epsilon spent = epsilon, by hand", {
+  d <- intercept_data(400)
+  fit <- quietly(dpglmnet(d$x, d$y, epsilon = 0.5, x.bounds = 4, y.bound = 8))
+  expect_identical(fit$settings$solver, "intercept")
+  m <- fit$privacy$mechanisms
+  expect_equal(nrow(m), 1L)
+  expect_identical(m$type, "laplace")
+  expect_equal(m$count, 1)
+  # noise multiplier 1 / epsilon, rounded up (never below it)
+  expect_gte(m$noise_multiplier, 1 / 0.5)
+  expect_equal(m$noise_multiplier, 1 / 0.5, tolerance = 1e-12)
+  # basic composition of one epsilon-DP release: epsilon, never above it
+  expect_lte(fit$privacy$epsilon, 0.5)
+  expect_equal(fit$privacy$epsilon, 1 / m$noise_multiplier, tolerance = 1e-15)
+  expect_equal(fit$privacy$epsilon, 0.5, tolerance = 1e-12)
+  # the Laplace scale: sensitivity (u - l) / n = 16 / 400 times the multiplier
+  expect_equal(fit$settings$intercept_noise_scale, 16 / 400 * m$noise_multiplier)
+  expect_identical(fit$settings$intercept_noise, "laplace")
+  # binomial: sensitivity 1 / n
+  fb <- quietly(dpglmnet(d$x, d$yb, family = "binomial", epsilon = 0.5, x.bounds = 4))
+  expect_identical(fb$settings$solver, "intercept")
+  expect_equal(fb$settings$intercept_noise_scale, 1 / 400 * 2, tolerance = 1e-12)
+  expect_equal(fb$privacy$epsilon, 0.5, tolerance = 1e-12)
+  expect_lte(fb$privacy$epsilon, 0.5)
+})
+
+test_that("the released mean: clamped values, Laplace and Gaussian noise of the stated scale", {
+  ns <- asNamespace("dpglmnet")
+  release <- function(y, scale, noise = "laplace", seed = c(1, 2)) {
+    ns$.private_mean_cpp(y, list(lower = -1, upper = 2, noise = noise, scale = scale,
+                                 seed = seed, secure = FALSE))
+  }
+  # scale 0: exactly the mean of y clamped to [-1, 2]
+  y <- c(-5, 0, 1, 3, 10)
+  expect_equal(release(y, 0)$released, mean(c(-1, 0, 1, 2, 2)))
+  expect_equal(release(y, 0)$noise, 0)
+  # Laplace of scale b: E|noise| = b, sd sqrt(2) b (4000 draws: 3% and 5%)
+  draws <- vapply(seq_len(4000), function(k) release(y, 0.3, seed = c(k, 7))$noise,
+                  numeric(1))
+  expect_equal(mean(abs(draws)), 0.3, tolerance = 0.03)
+  expect_equal(sd(draws), sqrt(2) * 0.3, tolerance = 0.05)
+  expect_lt(abs(mean(draws)), 4 * sqrt(2) * 0.3 / sqrt(4000))
+  gauss <- vapply(seq_len(4000), function(k) release(y, 0.3, "gaussian", c(k, 7))$noise,
+                  numeric(1))
+  expect_equal(sd(gauss), 0.3, tolerance = 0.05)
+  # the same seed, the same draw
+  expect_identical(release(y, 0.3), release(y, 0.3))
+  expect_error(release(y, -1), "scale")
+})
+
+test_that("at epsilon = Inf the fit is the clamped mean, and the logit of the proportion", {
+  d <- intercept_data(300)
+  fit <- dpglmnet(d$x, d$y, epsilon = Inf, solver = "intercept", y.bound = 2)
+  expect_equal(unname(fit$a0), mean(pmin(pmax(d$y, -2), 2)))
+  expect_equal(sum(abs(fit$beta)), 0)
+  fb <- dpglmnet(d$x, d$yb, family = "binomial", epsilon = Inf, solver = "intercept")
+  expect_equal(unname(fb$a0), qlogis(mean(d$yb)))
+  # glmnet's first lambda, where every coefficient is 0 too, is below the
+  # public bound the fit reports: the same model there
+  skip_if_not_installed("glmnet")
+  g <- glmnet::glmnet(d$x, d$yb, family = "binomial")
+  expect_lte(g$lambda[1], fb$lambda)
+  expect_equal(unname(coef(g, s = fb$lambda)[1, 1]), unname(fb$a0), tolerance = 1e-6)
+  g <- glmnet::glmnet(d$x, pmin(pmax(d$y, -2), 2))
+  expect_lte(g$lambda[1], fit$lambda)
+  expect_equal(unname(coef(g, s = fit$lambda)[1, 1]), unname(fit$a0), tolerance = 1e-6)
+})
+
+test_that("the choice rule: public inputs only, at the moderate-n threshold", {
+  ns <- asNamespace("dpglmnet")
+  plan_solver <- function(n, p, args, seed = 1) {
+    d <- intercept_data(n, p, seed)
+    ns$plan_private_path(ns$checked_spec(d$x, d$y, c(list(x.bounds = 4, y.bound = 8),
+                                                     args)))$problem$solver
+  }
+  crit <- function(n, p, epsilon) {
+    ns$moderate_n_criterion(n, p, epsilon, 1 / n^2, TRUE, 0.3)
+  }
+  # the same shape, other data: the same choice; and it follows the
+  # criterion on either side of 1.5 (p = 10, epsilon = 1: crit(700) 2.2,
+  # crit(2000) 0.77 (the band's share then))
+  expect_gte(crit(700, 10, 1), 1.5)
+  expect_lt(crit(2000, 10, 1), 1.5)
+  expect_identical(plan_solver(700, 10, list(epsilon = 1)), "intercept")
+  expect_identical(plan_solver(700, 10, list(epsilon = 1), seed = 9), "intercept")
+  expect_identical(plan_solver(2000, 10, list(epsilon = 1)), "dpcd")
+  # the boundary: the smallest n whose criterion is below 1.5 fits DP-CD,
+  # one fewer the intercept alone
+  n_below <- 400L
+  while (crit(n_below, 3, 1) >= 1.5) n_below <- n_below + 1L
+  expect_identical(plan_solver(n_below, 3, list(epsilon = 1)), "dpcd")
+  expect_identical(plan_solver(n_below - 1L, 3, list(epsilon = 1)), "intercept")
+  # planning the choice reads no value of x and releases nothing
+  d <- intercept_data(700)
+  spec <- ns$checked_spec(d$x, d$y, list(epsilon = 1, x.bounds = 4, y.bound = 8))
+  ns_calls <- new.env()
+  trace_names <- grep("^\\.[a-z0-9_]*_cpp$", ls(ns, all.names = TRUE), value = TRUE)
+  trace_names <- setdiff(trace_names, c(".gdp_mu_cpp", ".calibrate_cpp"))
+  originals <- mget(trace_names, envir = ns)
+  for (name in trace_names) local({
+    entry <- name
+    unlockBinding(entry, ns)
+    assign(entry, function(...) stop("core call while planning: ", entry), envir = ns)
+  })
+  plan <- tryCatch(ns$plan_private_path(spec), finally = for (name in trace_names) {
+    assign(name, originals[[name]], envir = ns)
+    lockBinding(name, ns)
+  })
+  expect_identical(plan$problem$solver, "intercept")
+  # never at epsilon = Inf; not when the user asks for a lambda path, a
+  # solver, a standardization share, no standardization, weights or an
+  # offset; not for gaussian without y.bound
+  expect_identical(plan_solver(400, 10, list(epsilon = Inf)), "dpcd")
+  expect_identical(plan_solver(400, 10, list(epsilon = 0.5, lambda = c(0.1, 0.01))), "dpcd")
+  expect_identical(plan_solver(400, 10, list(epsilon = 0.5, nlambda = 3)), "dpcd")
+  expect_identical(plan_solver(400, 10, list(epsilon = 0.5, solver = "dpcd")), "dpcd")
+  expect_identical(plan_solver(400, 10, list(epsilon = 0.5, standardize.budget = 0.3)),
+                   "dpcd")
+  expect_identical(plan_solver(400, 10, list(epsilon = 0.5, standardize = FALSE)), "dpcd")
+  expect_identical(plan_solver(400, 10, list(epsilon = 0.5, weights = rep(1, 400),
+                                             weights.bound = 2)), "dpcd")
+  expect_identical(plan_solver(400, 10, list(epsilon = 0.5, offset = rep(0, 400),
+                                             offset.bound = 1)), "dpcd")
+  expect_identical(plan_solver(400, 10, list(epsilon = 0.5, intercept = FALSE)), "dpcd")
+  d <- intercept_data(400)
+  no_bound <- ns$plan_private_path(ns$checked_spec(d$x, d$y, list(epsilon = 0.5,
+                                                                  x.bounds = 4)))
+  expect_identical(no_bound$problem$solver, "dpcd")
+  # the reason is reported
+  fit <- quietly(dpglmnet(d$x, d$y, epsilon = 0.5, x.bounds = 4, y.bound = 8))
+  expect_match(fit$settings$solver_choice, "moderate-n criterion", fixed = TRUE)
+})
+
+test_that("the warning says the fit is the private mean / proportion, with the criterion", {
+  d <- intercept_data(400)
+  crit <- asNamespace("dpglmnet")$moderate_n_criterion(400, 10, 0.5, 1 / 400^2, TRUE, 0.3)
+  expect_warning(dpglmnet(d$x, d$y, epsilon = 0.5, x.bounds = 4, y.bound = 8),
+                 sprintf("would be %.2g times", crit), fixed = TRUE)
+  expect_warning(dpglmnet(d$x, d$y, epsilon = 0.5, x.bounds = 4, y.bound = 8),
+                 "the fit is the private mean of the clamped response")
+  expect_warning(dpglmnet(d$x, d$yb, family = "binomial", epsilon = 0.5, x.bounds = 4),
+                 "the fit is the private proportion")
+})
+
+test_that("every method works on the intercept-only fit", {
+  d <- intercept_data(400)
+  fit <- quietly(dpglmnet(d$x, d$y, epsilon = 0.5, x.bounds = 4, y.bound = 8))
+  a0 <- unname(fit$a0)
+  expect_length(fit$lambda, 1L)
+  # the public bound on glmnet's lambda_max: (u - l) / 2 / alpha
+  expect_equal(fit$lambda, 8)
+  expect_output(print(fit), "Solver: intercept")
+  expect_equal(as.numeric(coef(fit)), c(a0, rep(0, 10)))
+  expect_equal(as.numeric(coef(fit, s = 0.01)), c(a0, rep(0, 10)))
+  expect_equal(as.numeric(predict(fit, d$x[1:5, ])), rep(a0, 5))
+  expect_equal(as.numeric(predict(fit, d$x[1:5, ], type = "response")), rep(a0, 5))
+  expect_length(predict(fit, type = "nonzero")[[1]], 0L)
+  expect_output(print(summary(fit)), "intercept")
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_no_error(plot(fit))
+  expect_equal(unname(deviance(fit, newx = d$x, newy = d$y)), sum((d$y - a0)^2))
+  expect_true(family(fit) == "gaussian")
+  fb <- quietly(dpglmnet(d$x, d$yb, family = "binomial", epsilon = 0.5, x.bounds = 4))
+  p1 <- plogis(unname(fb$a0))
+  expect_equal(as.numeric(predict(fb, d$x[1:3, ], type = "response")), rep(p1, 3))
+  expect_equal(as.vector(predict(fb, d$x[1:3, ], type = "class")),
+               rep(if (p1 > 0.5) "1" else "0", 3))
+  expect_equal(fb$lambda, 0.5)
+  expect_no_error(plot(fb))
+  skip_if_not_installed("glmnet")
+  assessed <- glmnet::assess.glmnet(fb, newx = d$x, newy = d$yb)
+  expect_true(length(assessed) > 0 && all(is.finite(unlist(assessed))))
+  expect_equal(as.numeric(assessed$mse), mean((d$yb - p1)^2), tolerance = 1e-6)
+  expect_no_error(glmnet::confusion.glmnet(fb, newx = d$x, newy = d$yb))
+})
+
+test_that("cv.dpglmnet fits the intercept alone on all records, no split", {
+  d <- intercept_data(400)
+  set.seed(2)
+  cvfit <- quietly(cv.dpglmnet(d$x, d$y, epsilon = 0.5, x.bounds = 4, y.bound = 8))
+  expect_identical(cvfit$dpglmnet.fit$settings$solver, "intercept")
+  expect_length(cvfit$validation, 0L)
+  expect_equal(cvfit$dpglmnet.fit$nobs, 400)
+  expect_length(cvfit$lambda, 1L)
+  expect_equal(nrow(cvfit$privacy$mechanisms), 1L)
+  expect_equal(cvfit$privacy$epsilon, 0.5, tolerance = 1e-12)
+  expect_lte(cvfit$privacy$epsilon, 0.5)
+  expect_equal(as.numeric(predict(cvfit, d$x[1:2, ])), rep(unname(cvfit$dpglmnet.fit$a0), 2))
+  expect_output(print(cvfit), "on all 400 records")
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  # (no validation curve to plot: it says so)
+  expect_warning(plot(cvfit), "no validation curve")
+  # binomial
+  set.seed(2)
+  cvb <- quietly(cv.dpglmnet(d$x, d$yb, family = "binomial", epsilon = 0.5, x.bounds = 4))
+  expect_identical(cvb$dpglmnet.fit$settings$solver, "intercept")
+  expect_true(all(predict(cvb, d$x[1:2, ], type = "class") %in% c("0", "1")))
+  # where the training part would pick it but all records do not, cv
+  # decides at the full n: DP-CD on all records (as before the rule)
+  ns <- asNamespace("dpglmnet")
+  crit <- function(n) ns$moderate_n_criterion(n, 3, 1, 1 / n^2, TRUE, 0.3)
+  n <- 400L
+  while (crit(n) >= 1.5) n <- n + 1L
+  expect_gte(crit(n - round(0.2 * n)), 1.5)
+  d <- intercept_data(n, 3)
+  set.seed(3)
+  cv_auto <- quietly(cv.dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 4, y.bound = 8))
+  set.seed(3)
+  cv_dpcd <- quietly(cv.dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 4, y.bound = 8,
+                                 solver = "dpcd"))
+  expect_identical(cv_auto$dpglmnet.fit$settings$solver, "dpcd")
+  expect_equal(coef(cv_auto), coef(cv_dpcd))
+})
+
+test_that("solver = \"intercept\" given: works, says what it ignores, refuses what it cannot", {
+  d <- intercept_data(400, 3)
+  expect_warning(fit <- dpglmnet(d$x, d$y, solver = "intercept", y.bound = 8,
+                                 lambda = c(1, 0.1), passes = 3, alpha = 0.5),
+                 "it ignores `lambda`, `passes`")
+  expect_length(fit$lambda, 1L)
+  # alpha sets the reported lambda, (u - l) / 2 / alpha
+  expect_equal(fit$lambda, 16)
+  expect_equal(sum(abs(fit$beta)), 0)
+  expect_error(dpglmnet(d$x, d$y, solver = "intercept", y.bound = 8, intercept = FALSE),
+               "intercept", class = "dpglmnet_error")
+  expect_error(dpglmnet(d$x, d$y, solver = "intercept"), "y.bound",
+               class = "dpglmnet_error")
+  expect_error(dpglmnet(d$x, d$y, solver = "intercept", y.bound = 8,
+                        weights = rep(1, 400)), "weights", class = "dpglmnet_error")
+  # x's values are still checked, before anything is released
+  xb <- d$x
+  xb[3, 2] <- NA
+  expect_error(dpglmnet(xb, d$y, solver = "intercept", y.bound = 8), "NA",
+               class = "dpglmnet_error")
+  expect_error(quietly(dpglmnet(xb, d$y, epsilon = 0.5, x.bounds = 4, y.bound = 8)), "NA",
+               class = "dpglmnet_error")
+  # no x.bounds needed (x is not read), the budget spent is epsilon
+  expect_equal(fit$privacy$epsilon, 1, tolerance = 1e-12)
+})
