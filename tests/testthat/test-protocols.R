@@ -179,6 +179,13 @@ test_that("a default dpglmnet() call makes at most 5 R-to-C++ calls", {
   expect_lte(sum(calls), 5)
   calls <- count_core_calls(suppressMessages(suppressWarnings(dpglmnet(x, y))))
   expect_lte(sum(calls), 5)
+  # at moderate n the default is the intercept alone (R/intercept.R): the
+  # schedule's GDP mu, the calibration, x's check and the one release
+  small <- count_core_calls(suppressWarnings(f <- dpglmnet(x[1:400, ], y[1:400],
+                                                           epsilon = 0.5, x.bounds = 4,
+                                                           y.bound = 8)))
+  expect_identical(f$settings$solver, "intercept")
+  expect_lte(sum(small), 5)
 })
 
 test_that("x's values checked in the first release: the error names x, nothing is released", {
