@@ -45,9 +45,7 @@ intercept_solver <- new_solver("intercept",
     # accountant's epsilon = 1 / multiplier never exceeds the target)
     list(mechanism(
       "intercept-only: mean of the clamped response (Laplace)", "laplace", 1L,
-      interval$sensitivity_text,
-      noise_multiplier = if (is.finite(problem$epsilon))
-        (1 / problem$epsilon) * (1 + 4 * .Machine$double.eps) else 0))
+      interval$sensitivity_text, noise_multiplier = intercept_multiplier(problem$epsilon)))
   },
   setup = function(problem) {
     interval <- intercept_interval(problem)
@@ -56,8 +54,7 @@ intercept_solver <- new_solver("intercept",
   },
   # Laplace scale = sensitivity x noise multiplier (the ledger row's).
   noise = function(problem, setup, z) {
-    if (!is.finite(problem$epsilon)) return(0)
-    setup$sensitivity * (1 / problem$epsilon) * (1 + 4 * .Machine$double.eps)
+    setup$sensitivity * intercept_multiplier(problem$epsilon)
   },
   start_gradient = function(problem, setup, noise) {
     stop("internal error: the intercept-only fit releases no gradient", call. = FALSE)
@@ -81,6 +78,15 @@ intercept_solver <- new_solver("intercept",
          coefficient_noise = numeric(0))
   }
 )
+
+# The Laplace noise multiplier (scale over sensitivity) of the whole budget:
+# 1 / epsilon, rounded up by a few ulps so that neither the accountant's
+# epsilon = 1 / multiplier nor the scale (the sensitivity's own rounding
+# included) errs on the unsafe side; 0 (no noise) at epsilon = Inf.
+intercept_multiplier <- function(epsilon) {
+  if (!is.finite(epsilon)) return(0)
+  (1 / epsilon) * (1 + 4 * .Machine$double.eps)
+}
 
 # The public interval the response is clamped to: y.bound's (gaussian; at
 # epsilon = Inf without it, y's range: nothing to protect) or [0, 1]

@@ -37,6 +37,10 @@
 #   at either share, and 0.6-0.8 made the worst fits worse (p = 30,
 #   n = 400: 1.3 -> 3.7 of the mean's); a smaller share (0.15-0.2) helped
 #   binomial designs and hurt gaussian ones.
+#   There solver = "auto" now fits the intercept alone (R/intercept.R:
+#   the private mean / proportion with the whole budget, 1.001 of the
+#   trivial model's error on average, 1.020 at worst, where DP-CD was 1.13
+#   and 5.2; inst/bench/moderate_n.R --intercept).
 # - The l1 rule of R/highdim.R (dpfw on columns scaled by their public
 #   bounds) was 0.4-0.6 of the mean's MSE on every generated design, but
 #   1.0-1.4 on California and 1.1-1.3 (misclassification) on Electricity
