@@ -208,7 +208,13 @@ print.summary.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), 
   s <- x$settings
   cat(sprintf("Family: %s; %d records, %d variables; intercept: %s\n",
               x$family, x$nobs, x$nvars, x$intercept))
-  if (identical(s$path_parameter, "radius")) {
+  if (isTRUE(s$intercept_only)) {
+    # the intercept alone (R/intercept.R): one release, no passes or clip
+    cat(sprintf(paste0("Solver: %s: the intercept alone (every coefficient 0), the mean",
+                       " of y clamped to [%g, %g] with %s noise of scale %.4g\n\n"),
+                s$solver, s$intercept_interval[1L], s$intercept_interval[2L],
+                s$intercept_noise, s$intercept_noise_scale))
+  } else if (identical(s$path_parameter, "radius")) {
     cat(sprintf("Solver: %s over the l1 ball, %g steps per radius, step %g, clip %g\n",
                 s$solver, s$steps_per_radius, s$step, s$clip))
   } else {
@@ -218,8 +224,10 @@ print.summary.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), 
       if (is.null(s$selection)) "" else paste0(", ", s$selection, " order"),
       if (isTRUE(s$average)) ", periodic averaging" else ""))
   }
-  cat(sprintf("Smoothness constants: %s; noise multiplier z = %.4g\n\n",
-              s$smoothness, s$noise_multiplier))
+  if (!isTRUE(s$intercept_only)) {
+    cat(sprintf("Smoothness constants: %s; noise multiplier z = %.4g\n\n",
+                s$smoothness, s$noise_multiplier))
+  }
   print(x$privacy)
   if (!is.null(x$columns)) {
     noise_note <- if (!is.null(x$columns$noise_sd)) {

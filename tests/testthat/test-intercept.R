@@ -169,7 +169,8 @@ test_that("every method works on the intercept-only fit", {
   expect_equal(as.numeric(predict(fit, d$x[1:5, ])), rep(a0, 5))
   expect_equal(as.numeric(predict(fit, d$x[1:5, ], type = "response")), rep(a0, 5))
   expect_length(predict(fit, type = "nonzero")[[1]], 0L)
-  expect_output(print(summary(fit)), "intercept")
+  expect_output(print(summary(fit)), "the intercept alone (every coefficient 0), the mean of y clamped to [-8, 8] with laplace noise of scale 0.08",
+                fixed = TRUE)
   pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_no_error(plot(fit))
