@@ -253,34 +253,16 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   # the sizes, so the first n - held_out records stand in for the training
   # part, which is not drawn yet. The parts of x are row subsets read in
   # place (R/rows.R), never copies of the records.
-  plan_part <- function(n_train) {
-    planning <- seq_len(n_train)
-    list(x = record_subset(x, planning), y = subset_response(y, planning),
-         arguments = record_arguments(arguments, planning))
-  }
-  # solver = "auto" picked the l1 solver, or the intercept alone
-  # (R/intercept.R), for the training part: it decides
-  # at the full n (R/highdim.R), so that the plan, the refit and a fit on
-  # all records agree (p >= n / 2 can hold for the part and not for all
-  # records). Decided before the refit's budget, whose plan reads the
-  # solver. (The rule reads epsilon only through is.finite(), so the whole
-  # budget stands in for the path's share.)
-  auto_choice <- NULL
-  if (is.null(given("solver")) || identical(given("solver"), "auto")) {
-    part <- plan_part(n - held_out)
-    first <- planned_problem(part$x, part$y, c(part$arguments, list(
-      epsilon = epsilon, delta = delta, rng = rng)))
-    if (isTRUE(first$bound_scaling) || isTRUE(first$moderate_n_switched)) {
-      decided <- resolve_cv_auto_solver(x, y, arguments, epsilon, delta, rng)
-      arguments <- decided$arguments
-      auto_choice <- decided$reason
-    }
-  }
   records <- list(
-    n = n, x = x, y = y, arguments = arguments, plan_part = plan_part,
+    n = n, x = x, y = y, arguments = arguments,
+    plan_part = function(n_train, arguments) {
+      planning <- seq_len(n_train)
+      list(x = record_subset(x, planning), y = subset_response(y, planning),
+           arguments = record_arguments(arguments, planning))
+    },
     # The split's parts: the training part's records as a row subset, the
     # curve on the validation part's (R/cv-curve.R).
-    split = function(validation) {
+    split = function(validation, arguments) {
       train <- seq_len(n)[-validation]
       list(x = record_subset(x, train), y = subset_response(y, -validation),
            arguments = record_arguments(arguments, train),
@@ -292,7 +274,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
            })
     })
   cv_procedure(records, call, family, type.measure, held_out, loss.bound, refit,
-               refit.budget, epsilon, delta, rng, auto_choice)
+               refit.budget, epsilon, delta, rng)
 }
 
 # The procedure of cv.dpglmnet() once its arguments are checked, on the
@@ -301,19 +283,38 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
 # choice, refit and ledger:
 #   n, x, y, arguments       all the records and the path's arguments for
 #                            them (the single-lambda fit, the refit);
-#   plan_part(n_train)       list(x, y, arguments) standing in for a
+#   plan_part(n_train, arguments)  list(x, y, arguments) standing in for a
 #                            training part of that size (planning reads
 #                            sizes only);
-#   split(validation)        the parts of the drawn split: list(x, y,
+#   split(validation, arguments)   the parts of the drawn split: list(x, y,
 #                            arguments) of the training part, and
 #                            curve(fit, loss.bound, refit_rows), the private
 #                            validation curve on the validation part.
-# `auto_choice`: why solver = "auto" chose, when cv decided it at the full n.
 cv_procedure <- function(records, call, family, type.measure, held_out, loss.bound,
-                         refit, refit.budget, epsilon, delta, rng, auto_choice = NULL) {
+                         refit, refit.budget, epsilon, delta, rng) {
   n <- records$n
   arguments <- records$arguments
-  part <- records$plan_part(n - held_out)
+  # solver = "auto" picked the l1 solver, or the intercept alone
+  # (R/intercept.R), for the training part: it decides at the full n
+  # (R/highdim.R), so that the plan, the refit and a fit on all records
+  # agree (p >= n / 2 can hold for the part and not for all records).
+  # Decided before the refit's budget, whose plan reads the solver. (The
+  # rule reads epsilon only through is.finite(), so the whole budget stands
+  # in for the path's share.)
+  auto_choice <- NULL
+  solver <- arguments[["solver", exact = TRUE]]
+  if (is.null(solver) || identical(solver, "auto")) {
+    part <- records$plan_part(n - held_out, arguments)
+    first <- planned_problem(part$x, part$y, c(part$arguments, list(
+      epsilon = epsilon, delta = delta, rng = rng)))
+    if (isTRUE(first$bound_scaling) || isTRUE(first$moderate_n_switched)) {
+      decided <- resolve_cv_auto_solver(records$x, records$y, arguments, epsilon, delta,
+                                        rng)
+      arguments <- decided$arguments
+      auto_choice <- decided$reason
+    }
+  }
+  part <- records$plan_part(n - held_out, arguments)
   # The budget of each release (public: from n, p and the arguments only).
   budget <- if (refit) {
     refit_budget(records$x, records$y, part$x, part$y, arguments, epsilon, delta,
@@ -351,7 +352,7 @@ cv_procedure <- function(records, call, family, type.measure, held_out, loss.bou
   } else {
     # The split: drawn from R's RNG, independently of the data.
     validation <- sort(sample.int(n, held_out))
-    parts <- records$split(validation)
+    parts <- records$split(validation, arguments)
     fit <- call_dpglmnet(parts$x, parts$y, c(
       parts$arguments, list(epsilon = budget$path, delta = delta, rng = rng)))
     if (is.null(loss.bound)) {

@@ -158,12 +158,12 @@ cv_from_database <- function(call, env) {
   on.exit(for (drop in drops) drop(), add = TRUE)
   records <- list(
     n = n, x = source, y = response, arguments = arguments,
-    plan_part = function(n_train) {
+    plan_part = function(n_train, arguments) {
       x_plan <- source
       x_plan$n <- n_train
       list(x = x_plan, y = response, arguments = arguments)
     },
-    split = function(validation) {
+    split = function(validation, arguments) {
       parts <- database_split(table, source, validation)
       drops[[length(drops) + 1L]] <<- parts$drop
       if (parts$train$n != n - held_out || parts$valid$n != held_out) {

@@ -31,7 +31,11 @@
 #' and, at `epsilon = Inf`, the exact smoothness constants. The other
 #' solvers (`"dpsgd"`, `"dpscd"`, `"dpfw"`, `"dpfw-vr"`, `"nmd"`) draw
 #' minibatches or read whole rows and are refused with an error naming
-#' `solver` (`"auto"`, the default, is `"dpcd"` on a table). `weights` and
+#' `solver`. `"auto"`, the default, chooses as in memory among the
+#' solvers that run on a table: `"dpcd"`, or at moderate n the intercept
+#' alone (`"intercept"`: the mean of the clamped response is one aggregate;
+#' see Section Moderate n of [dpglmnet()]); never `"dpfw"`, which runs in
+#' memory only. `weights` and
 #' `offset` are not yet supported on a table (refused, naming them). The released quantiles `clip = "quantile"` and `smoothness =
 #' "quantile"` or `"private"` are not yet computed in a database: they are
 #' refused when asked for, and an unstandardized private fit on a table
@@ -225,11 +229,13 @@ fit_from_database <- function(call, env) {
 # that would release quantiles replaced by public ones). Shared by
 # dpglmnet() and cv.dpglmnet() on a table (R/database-cv.R).
 database_inputs <- function(table, values) {
-  # ("auto", the default, is the solver that runs on a table: DP-CD)
+  # ("auto", the default, chooses among the solvers that run on a table,
+  # R/highdim.R)
   in_database <- solvers_with("in_database")
   solver <- values$solver
-  if (is.null(solver) || identical(solver, "auto")) solver <- in_database[1L]
-  if (!(is.character(solver) && length(solver) == 1L && solver %in% in_database)) {
+  if (is.null(solver)) solver <- "auto"
+  if (!(is.character(solver) && length(solver) == 1L &&
+        (identical(solver, "auto") || solver %in% in_database))) {
     dpglmnet_abort("solver", sprintf(paste(
       "= \"%s\" does not run in a database: only %s does (each of its",
       "coordinate steps is one aggregate query). Read the data into memory for",
@@ -364,6 +370,15 @@ is_database_source <- function(x) inherits(x, "dpglmnet_db")
 # check_y() of a database response: it was checked by check_database_values().
 check_database_response <- function(y) {
   list(y = y, classnames = if (dpglmnet_family(y$family)$classes) c("0", "1"))
+}
+
+# The exact mean of a table's response clamped to [lower, upper]: one
+# aggregate (the intercept-only fit, R/intercept.R).
+database_clamped_mean <- function(y, lower, upper) {
+  source <- y$source
+  clamped <- sql_clamp(source, y$expr, lower, upper)
+  row <- database_query(source, sql_aggregate(source, list(s = sprintf("SUM(%s)", clamped))))
+  as.numeric(row[["s"]]) / source$n
 }
 
 # y clamped to [lower, upper] (clamp_response(), standardize_problem()):

@@ -637,6 +637,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     solver, n, p, epsilon, delta, family, alpha, lambda, nlambda, x.bounds,
     if (family$bounded_response) check_y_bound(y.bound),
     list(standardize = standardize_given, l1.radius = l1.radius, clip = clip,
+         in_database = is_database_source(x),
          passes = passes, weighted = !is.null(weights) || !is.null(offset)),
     lower.limits, upper.limits, penalty.factor)
   if (!is.null(auto)) {

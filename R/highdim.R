@@ -112,6 +112,11 @@ resolve_auto_solver <- function(solver, n, p, epsilon, delta, family, alpha, lam
   why_not <- highdim_rule(n, p, epsilon, family, alpha, lambda, nlambda, x.bounds,
                           y_interval$envelope, given$standardize, lower.limits,
                           upper.limits, penalty.factor)
+  # (a database table: the l1 solvers do not run there, R/database.R)
+  if (is.null(why_not) && isTRUE(given$in_database)) {
+    why_not <- sprintf("p = %d >= %g n, but a database table (dpfw runs in memory only)",
+                       p, highdim_rule_constants$ratio)
+  }
   if (!is.null(why_not)) {
     if (!is.null(given$l1.radius)) {
       dpglmnet_abort("l1.radius", paste(

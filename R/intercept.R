@@ -33,6 +33,8 @@ intercept_constants <- list(
 )
 
 intercept_solver <- new_solver("intercept",
+  # the mean of the clamped response is one aggregate query (R/database.R)
+  in_database = TRUE,
   # The fit reads no x: no smoothness constants, no clip, no schedule.
   default_clip = function(p, intercept) 1,
   check = function(problem) intercept_problem(problem, given = TRUE),
@@ -64,7 +66,13 @@ intercept_solver <- new_solver("intercept",
     # (the spec left the check to the standardization's first release,
     # which this fit does not make): before the release.
     if (isTRUE(problem$validate_x_in_release)) check_x_values(problem$x)
-    released <- .private_mean_cpp(problem$y, list(
+    # (a table: the exact mean of the clamped response from one aggregate,
+    # the noise added in the core as in memory: the mean of one value is
+    # itself, and the noise scale is given)
+    y <- if (is_database_source(problem$x)) {
+      database_clamped_mean(problem$y, setup$lower, setup$upper)
+    } else problem$y
+    released <- .private_mean_cpp(y, list(
       lower = setup$lower, upper = setup$upper, noise = intercept_constants$noise,
       scale = noise, seed = draw_seed(), secure = problem$rng == "secure"))$released
     a0 <- intercept_link(released, problem)
@@ -95,6 +103,9 @@ intercept_interval <- function(problem) {
   family <- dpglmnet_family(problem$family)
   if (family$bounded_response) {
     if (is.null(problem$y.lower)) {
+      if (inherits(problem$y, "dpglmnet_db_response")) {
+        dpglmnet_abort("y.bound", "must be given for solver = \"intercept\" on a database table.")
+      }
       return(list(lower = min(problem$y), upper = max(problem$y),
                   sensitivity_text = "none (epsilon = Inf)"))
     }
@@ -191,7 +202,7 @@ intercept_problem <- function(problem, given = FALSE, why = NULL) {
 moderate_n_fallback <- function(problem) {
   if (!isTRUE(problem$moderate_n_fallback) || is.null(problem$standardization) ||
       !isTRUE(problem$intercept) || !is.finite(problem$epsilon) ||
-      is_database_source(problem$x) || !is.null(problem$lambda) ||
+      !is.null(problem$lambda) ||
       isTRUE(problem$standardize_budget_given)) {
     return(problem)
   }

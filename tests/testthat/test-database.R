@@ -170,3 +170,37 @@ test_that("SQLite: the linear predictor recomputed in each query gives the same 
                     class = "dpglmnet_error")
   expect_match(conditionMessage(e), "dpglmnet.database.residual")
 })
+
+test_that("at moderate n solver = \"auto\" picks the same fit on a table as in memory (the intercept alone)", {
+  skip_if_not_installed("RSQLite")
+  con <- sqlite()
+  on.exit(DBI::dbDisconnect(con))
+  data <- database_records(n = 400)
+  DBI::dbWriteTable(con, "records", data$frame)
+  for (family in c("gaussian", "binomial")) {
+    # (moderate_n_criterion(): 3.0 gaussian, 2.6 binomial at epsilon 0.5)
+    args <- list(epsilon = 0.5, x.bounds = 20, y.bound = if (family == "gaussian") 40)
+    fits <- paired_fits(con, "records", data, family, args)
+    expect_identical(fits$memory$settings$solver, "intercept")
+    expect_identical(fits$database$settings$solver, "intercept")
+    expect_same_fit(fits, tolerance = 1e-12)
+    expect_identical(fits$database$privacy$mechanisms, fits$memory$privacy$mechanisms)
+  }
+  # cv.dpglmnet() on the table decides it too, at the full n, as in memory
+  set.seed(3)
+  memory <- suppressWarnings(cv.dpglmnet(data$x, data$y, x.bounds = 20, y.bound = 40,
+                                         epsilon = 0.5))
+  set.seed(3)
+  table <- suppressWarnings(cv.dpglmnet(db_table(con, "records", x = colnames(data$x),
+                                                 y = "y"), x.bounds = 20, y.bound = 40,
+                                        epsilon = 0.5))
+  expect_identical(table$dpglmnet.fit$settings$solver, "intercept")
+  expect_equal(as.numeric(coef(table)), as.numeric(coef(memory)), tolerance = 1e-12)
+  expect_identical(table$privacy$mechanisms, memory$privacy$mechanisms)
+  # p >= n / 2 on a table: dpfw does not run there, so "auto" does not pick it
+  wide <- database_records(n = 40, p = 30)
+  DBI::dbWriteTable(con, "wide", wide$frame)
+  fit <- suppressWarnings(dpglmnet(db_table(con, "wide", x = colnames(wide$x), y = "y"),
+                                   epsilon = 1, x.bounds = 20, y.bound = 40))
+  expect_true(fit$settings$solver %in% dpglmnet:::solvers_with("in_database"))
+})
