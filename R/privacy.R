@@ -261,8 +261,10 @@ composition_text <- function(ledger) {
 # One line for print(fit) and print(cvfit).
 format_privacy_line <- function(ledger) {
   if (!is.finite(ledger$target_epsilon)) return(privacy_budget_text(ledger))
-  sprintf("%s; %s noisy releases, %s.", privacy_budget_text(ledger),
-          format(sum(ledger$mechanisms$count), big.mark = ","), composition_text(ledger))
+  releases <- sum(ledger$mechanisms$count)
+  sprintf("%s; %s noisy release%s, %s.", privacy_budget_text(ledger),
+          format(releases, big.mark = ","), if (releases == 1) "" else "s",
+          composition_text(ledger))
 }
 
 # One line per mechanism: how many times it ran, what it released, and its
