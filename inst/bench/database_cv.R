@@ -41,13 +41,6 @@ if (!nzchar(helper)) helper <- file.path(dirname(sub("^--file=", "", grep(
   "^--file=", commandArgs(FALSE), value = TRUE)[1L])), "database_server.R")
 source(helper)
 
-make_records <- function(n, p, seed = 1) {
-  set.seed(seed)
-  x <- matrix(2 * stats::rnorm(n * p), n, p)
-  colnames(x) <- paste0("v", seq_len(p))
-  y <- 0.5 * x[, 1] - 0.25 * x[, 2] + stats::rnorm(n)
-  list(x = x, y = y)
-}
 cv_args <- list(epsilon = 1, x.bounds = 5, y.bound = 20, nlambda = 5, passes = 2)
 
 time_database_cv <- function(con) {

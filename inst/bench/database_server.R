@@ -1,6 +1,7 @@
 # A private PostgreSQL server for the database tests
-# (tests/testthat/helper-database.R) and the benchmark inst/bench/database.R,
-# and open_backend() for the benchmark.
+# (tests/testthat/helper-database.R) and the benchmarks inst/bench/database.R
+# and inst/bench/database_cv.R, open_backend() and make_records() for the
+# benchmarks.
 
 # A PostgreSQL server of our own: initdb in a fresh directory, listening on a
 # Unix socket only (no TCP), as the `postgres` user when we run as root
@@ -94,4 +95,14 @@ open_backend <- function(backend) {
     return(list(con = con, close = function() DBI::dbDisconnect(con, shutdown = TRUE)))
   }
   stop("unknown backend ", backend)
+}
+
+# The benchmarks' records: p N(0, 4) columns v1..vp and y = 0.5 v1 - 0.25 v2
+# + N(0, 1), n rows, at a fixed seed.
+make_records <- function(n, p, seed = 1) {
+  set.seed(seed)
+  x <- matrix(2 * stats::rnorm(n * p), n, p)
+  colnames(x) <- paste0("v", seq_len(p))
+  y <- 0.5 * x[, 1] - 0.25 * x[, 2] + stats::rnorm(n)
+  list(x = x, y = y)
 }
