@@ -38,6 +38,17 @@ paired_fits <- function(con, table, data, family, args, seed = 5) {
        memory_warnings = memory$warnings, database_warnings = database$warnings)
 }
 
+# The number of rows of every query of a fit from now on (the option
+# dpglmnet.database.trace): list(rows(), restore()).
+trace_query_rows <- function() {
+  seen <- new.env()
+  seen$rows <- integer()
+  old <- options(dpglmnet.database.trace = function(sql, result) {
+    seen$rows <- c(seen$rows, nrow(result))
+  })
+  list(rows = function() seen$rows, restore = function() options(old))
+}
+
 expect_same_fit <- function(fits, tolerance = 1e-8) {
   m <- fits$memory
   d <- fits$database
@@ -64,11 +75,8 @@ check_database_backend <- function(con) {
   DBI::dbWriteTable(con, "records_small", small$frame, overwrite = TRUE)
   large <- database_records(n = 20000, seed = 12)
   DBI::dbWriteTable(con, "records_large", large$frame, overwrite = TRUE)
-  rows <- integer()
-  old <- options(dpglmnet.database.trace = function(sql, result) {
-    rows <<- c(rows, nrow(result))
-  })
-  on.exit(options(old), add = TRUE)
+  queries <- trace_query_rows()
+  on.exit(queries$restore(), add = TRUE)
   for (family in c("gaussian", "binomial")) {
     for (standardize in c(FALSE, TRUE)) {
       fits <- paired_fits(con, "records_small", small, family,
@@ -114,6 +122,6 @@ check_database_backend <- function(con) {
                        epsilon = 1, x.bounds = 10, y.bound = 30, nlambda = nlambda,
                        passes = 2)
   expect_length(cvfit$validation, 4000L)
-  expect_gt(length(rows), 100)
-  expect_lte(max(rows), max(ncol(large$x) + 1L, nlambda))
+  expect_gt(length(queries$rows()), 100)
+  expect_lte(max(queries$rows()), max(ncol(large$x) + 1L, nlambda))
 }

@@ -48,11 +48,8 @@ check_database_cv_backend <- function(con) {
   DBI::dbWriteTable(con, "cv_small", small$frame, overwrite = TRUE)
   large <- database_records(n = 20000, seed = 12)
   DBI::dbWriteTable(con, "cv_large", large$frame, overwrite = TRUE)
-  rows <- integer()
-  old <- options(dpglmnet.database.trace = function(sql, result) {
-    rows <<- c(rows, nrow(result))
-  })
-  on.exit(options(old), add = TRUE)
+  queries <- trace_query_rows()
+  on.exit(queries$restore(), add = TRUE)
   cases <- list(list("gaussian", "mse", FALSE), list("gaussian", "mae", TRUE),
                 list("binomial", "deviance", TRUE), list("binomial", "class", FALSE),
                 list("binomial", "mse", FALSE), list("binomial", "mae", TRUE))
@@ -90,8 +87,8 @@ check_database_cv_backend <- function(con) {
     expect_gt(fits$memory$cvsd.noise, 1e-4)
     expect_same_cv(fits)
   }
-  expect_gt(length(rows), 100)
-  expect_lte(max(rows), max(ncol(large$x) + 1L, nlambda))
+  expect_gt(length(queries$rows()), 100)
+  expect_lte(max(queries$rows()), max(ncol(large$x) + 1L, nlambda))
 }
 
 sqlite <- function() DBI::dbConnect(RSQLite::SQLite(), ":memory:")
