@@ -350,9 +350,9 @@ mechanism_lines <- function(mechanisms) {
     # there is one per coordinate)
     value <- if (is.null(row$sensitivity_value) || is.na(row$sensitivity_value)) ""
              else if (isTRUE(row$sensitivity_length > 1)) {
-               sprintf(" (at most %s, %d values)", format(signif(row$sensitivity_value, 3)),
+               sprintf(" [at most %s over %d]", format(signif(row$sensitivity_value, 3)),
                        row$sensitivity_length)
-             } else sprintf(" = %s", format(signif(row$sensitivity_value, 3)))
+             } else sprintf(" [= %s]", format(signif(row$sensitivity_value, 3)))
     sprintf("%s x %s: %s %s x sensitivity %s%s%s", format(row$count, big.mark = ","),
             row$mechanism, noise, multiplier, row$sensitivity, value,
             if (length(extra)) paste0(" (", paste(extra, collapse = "; "), ")") else "")
@@ -409,7 +409,9 @@ mechanism_lines <- function(mechanisms) {
 #' fit$privacy
 #' print(fit$privacy, details = TRUE)
 #' as.data.frame(fit$privacy)[, c("mechanism", "count", "noise_multiplier")]
-#' # the noise of the path's coordinate updates, from its row
+#' # DP-CD's noise on each coordinate update: its path row's multiplier
+#' # times the sensitivity 2 C_j / n recorded on the row
+#' fit <- dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 6, solver = "dpcd")
 #' rows <- as.data.frame(fit$privacy)
 #' path <- rows[rows$key == "path", ]
 #' path$noise_multiplier * path$sensitivity_value  # = max(fit$settings$noise_sd)
