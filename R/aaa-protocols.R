@@ -16,8 +16,16 @@
 #                             when no lambda is given);
 #   setup(problem)            its constants (smoothness, steps, clipping), on
 #                             the standardized problem;
-#   noise(problem, setup, z)  the noise settings given the noise level z;
-#   start_gradient(problem, setup, noise)  the released gradient at 0;
+#   sensitivity(problem, setup, lambda)  the replace-one sensitivities of
+#                             its releases, by the `key` of their ledger rows
+#                             ("lambda_max", "path", "path_intercept"): one
+#                             value per coordinate (or per radius: `lambda`
+#                             is the path's radii for by_radius solvers);
+#                             the fit records them on the rows;
+#   noise(problem, setup, ledger)  the noise settings, every scale taken from
+#                             the ledger's rows (release_noise(), R/privacy.R);
+#   start_gradient(problem, setup, noise)  the released gradient at 0, with
+#                             the noise of the "lambda_max" row;
 #   path(problem, setup, noise, lambda)    list(beta = p x nlambda, a0);
 #   settings(problem, setup, noise, lambda) what the fit reports about itself
 #                             (lambda: the path's values on the working

@@ -92,13 +92,13 @@ curve_mechanisms <- function(K, n_val, loss.bound, second, second.factor = curve
     "validation curve: mean clipped loss per lambda", "gaussian", 1,
     sprintf("sqrt(%d) B / n_val = %s (B = %s, n_val = %d)", K,
             format(signif(sqrt(K) * loss.bound / n_val, 4)), B, n_val),
-    calibrated = TRUE, part = 2L))
+    calibrated = TRUE, part = 2L, key = "curve"))
   if (second) {
     rows[[2L]] <- mechanism(
       "validation curve: mean squared clipped loss per lambda (for cvsd)", "gaussian", 1,
       sprintf("sqrt(%d) B^2 / n_val = %s (B = %s, n_val = %d)", K,
               format(signif(sqrt(K) * loss.bound^2 / n_val, 4)), B, n_val),
-      calibrated = TRUE, factor = second.factor, part = 2L)
+      calibrated = TRUE, factor = second.factor, part = 2L, key = "curve_second")
   }
   rows
 }
@@ -112,30 +112,29 @@ curve_second_factor <- 3
 
 # Releases the curve: the K columns of `loss` (validation records x
 # lambdas) clipped to [0, B], their means and (with `second`) the means of
-# their squares, with Gaussian noise of sd z sqrt(K) B / n_val and
-# second.factor z sqrt(K) B^2 / n_val (z = 0: exact, for epsilon = Inf). The
-# sums run in C++ (the package's one column-moments release, as for
-# standardization), on the losses divided by B so that they stay finite for
-# any public B.
-release_curve <- function(loss, loss.bound, z, second, rng,
-                          second.factor = curve_second_factor) {
+# their squares, with the Gaussian noise of the curve's rows (`curve`, see
+# private_curve(): z sqrt(K) B / n_val and second.factor z sqrt(K) B^2 /
+# n_val; z = 0: exact, for epsilon = Inf). The sums run in C++ (the
+# package's one column-moments release, as for standardization), on the
+# losses divided by B so that they stay finite for any public B.
+release_curve <- function(loss, loss.bound, curve, second, rng) {
   loss[!is.finite(loss)] <- loss.bound  # a diverged path: the bound
   unit <- pmin(pmax(loss / loss.bound, 0), 1)
   storage.mode(unit) <- "double"
-  noise <- curve_noise(ncol(unit), nrow(unit), z, second, rng, second.factor)
+  noise <- curve_noise(curve, ncol(unit), loss.bound, second, rng)
   moments <- .column_moments_cpp(unit, c(list(
     transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
     lower = NULL, upper = NULL, shift = NULL), noise))
   curve_released(moments, noise, loss.bound, second)
 }
 
-# The noise settings of the curve's releases on the units min(l, B) / B
-# (sensitivity sqrt(K) / n_val for the K means): sd z sqrt(K) / n_val on
-# the means, second.factor times more on the means of the squares, and a
-# fresh seed (in memory and in a database, R/database-cv.R, alike).
-curve_noise <- function(K, n_val, z, second, rng, second.factor = curve_second_factor) {
-  mean_sd <- z * sqrt(K) / n_val
-  second_sd <- if (second) second.factor * mean_sd else 0
+# The noise settings of the curve's K releases on the units min(l, B) / B:
+# its rows' noise (on the losses, release_noise()) over B (the means) and
+# B^2 (the means of the squares), and a fresh seed (in memory and in a
+# database, R/database-cv.R, alike).
+curve_noise <- function(curve, K, loss.bound, second, rng) {
+  mean_sd <- release_noise(curve, "curve") / loss.bound
+  second_sd <- if (second) release_noise(curve, "curve_second") / loss.bound^2 else 0
   list(mean_sd = rep(mean_sd, K), second_sd = rep(second_sd, K),
        seed = draw_seed(), secure = rng == "secure")
 }
@@ -153,9 +152,10 @@ curve_released <- function(moments, noise, loss.bound, second) {
 # on n_val validation records, in memory or in a database: its mechanisms
 # (curve_mechanisms(), their names marked with `note`), the noise
 # calibrated so that the validation part (with the refit's rows of part 0,
-# if any) spends at most epsilon at delta, `release(z, second)` the
-# released curve at noise level z, its summary (cvm, cvsd, lambda.min,
-# lambda.1se) and the ledger rows.
+# if any) spends at most epsilon at delta, `release(curve, second)` the
+# released curve with the noise of `curve` (its rows at the calibrated
+# level with their sensitivities, release_noise()), its summary (cvm, cvsd,
+# lambda.min, lambda.1se), the ledger rows and their sensitivities.
 private_curve <- function(fit, n_val, type.measure, loss.bound, refit_rows, epsilon, delta,
                           release, note = NULL) {
   K <- length(fit$lambda)
@@ -170,15 +170,25 @@ private_curve <- function(fit, n_val, type.measure, loss.bound, refit_rows, epsi
   # the same calibration as every fit's: the smallest noise level for which
   # this part spends at most the target (public: K, n_val, B, the budget)
   z <- calibrate_noise(mechanism_table(c(refit_rows, rows)), epsilon, delta)
-  released <- release(z, second)
-  rows <- lapply(rows, function(row) {
-    row$noise_multiplier <- if (is.finite(epsilon)) row$factor * z else 0
-    row$calibrated <- FALSE
-    row
-  })
+  curve <- curve_ledger(rows, z, epsilon, K, n_val, loss.bound, second)
+  released <- release(curve, second)
+  curve$mechanisms$calibrated <- FALSE
+  rows <- lapply(seq_len(nrow(curve$mechanisms)), function(k) as.list(curve$mechanisms[k, ]))
   c(curve_summary(released, loss.bound, n_val, type.measure, fit$lambda,
                   is_radius_path(fit)),
-    list(rows = rows, z = z))
+    list(rows = rows, z = z, sensitivities = curve$sensitivities))
+}
+
+# The curve's rows (curve_mechanisms()) at noise level z with their
+# sensitivities recorded (B: public, or post-processing of the path's
+# releases), from which the release takes its noise (release_noise()).
+curve_ledger <- function(rows, z, epsilon, K, n_val, loss.bound, second) {
+  curve <- list(target_epsilon = epsilon, sensitivities = list(),
+                mechanisms = calibrated_multipliers(mechanism_table(rows), z,
+                                                    is.finite(epsilon)))
+  curve <- record_sensitivity(curve, "curve", sqrt(K) * loss.bound / n_val)
+  if (second) curve <- record_sensitivity(curve, "curve_second", sqrt(K) * loss.bound^2 / n_val)
+  curve
 }
 
 # Post-processing of the released curve: cvm (clamped to [0, B], where the

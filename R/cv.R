@@ -399,8 +399,13 @@ cv_procedure <- function(records, call, family, type.measure, held_out, loss.bou
   privacy <- new_privacy_ledger(mechanism_table(c(
     ledger_rows(fit$privacy, if (is.null(summary$rows)) 0L else 1L),
     summary$rows,
-    if (refit) ledger_rows(refit_fit$privacy, 0L, "refit on all records: "))),
-    0, epsilon, delta, rng)
+    if (refit) ledger_rows(refit_fit$privacy, 0L, "refit on all records: ", "refit/"))),
+    0, epsilon, delta, rng,
+    # (the full sensitivity vectors of the fits' and the curve's rows)
+    sensitivities = c(fit$privacy$sensitivities, summary$sensitivities,
+                      if (refit) stats::setNames(refit_fit$privacy$sensitivities,
+                                                 paste0("refit/", names(
+                                                   refit_fit$privacy$sensitivities)))))
   if (privacy$epsilon > epsilon) {
     stop(sprintf(paste("internal error: the procedure's ledger spends epsilon = %s,",
                        "above the target %s; nothing is returned."),
@@ -432,7 +437,7 @@ validation_curve <- function(fit, x_val, y_val, family, type.measure, loss.bound
   n_val <- nrow(x_val)
   private_curve(fit, n_val, type.measure, loss.bound, refit_rows, epsilon, delta,
                 note = if (!is.null(weights)) "(losses weighted by omega_i before the clip)",
-                release = function(z, second) {
+                release = function(curve, second) {
     # predict(fit, x_val, type = "link"), read in place
     link <- path_link(fit, x_val)
     if (!is.null(offset)) link <- link + offset
@@ -446,7 +451,7 @@ validation_curve <- function(fit, x_val, y_val, family, type.measure, loss.bound
                else n_val / sum(weights)
       loss <- loss * (weights * scale)
     }
-    release_curve(loss, loss.bound, z, second, rng)
+    release_curve(loss, loss.bound, curve, second, rng)
   })
 }
 
@@ -512,12 +517,14 @@ refit_arguments <- function(arguments, lambda.min, path) {
 
 # The rows of a fit's ledger as rows of the procedure's ledger: at the noise
 # they ran with (no longer calibrated), reading part `part` (0: every
-# record, 1: the training part), their names prefixed.
-ledger_rows <- function(ledger, part, prefix = "") {
+# record, 1: the training part), their names and keys prefixed (the
+# refit's, so that every key names one row).
+ledger_rows <- function(ledger, part, prefix = "", key_prefix = "") {
   rows <- ledger$mechanisms[, names(mechanism("", "gaussian", 0, ""))]
   rows$calibrated <- FALSE
   rows$part <- as.integer(part)
   rows$mechanism <- paste0(prefix, rows$mechanism)
+  rows$key <- paste0(key_prefix, rows$key)
   lapply(seq_len(nrow(rows)), function(k) as.list(rows[k, ]))
 }
 
@@ -542,7 +549,8 @@ refit_budget <- function(x, y, x_train, y_train, arguments, epsilon, delta,
   # The refit's ledger does not depend on the value of its lambda: 1 stands
   # in for the choice.
   refit_rows <- ledger_rows(planned_ledger(planned_problem(
-    x, y, with_budget(refit_arguments(arguments, 1, plan_refit), refit_epsilon))), 0L)
+    x, y, with_budget(refit_arguments(arguments, 1, plan_refit), refit_epsilon))), 0L,
+    key_prefix = "refit/")
   total_with_path <- function(e) {
     path <- planned_ledger(planned_problem(x_train, y_train, with_budget(path_arguments, e)))
     new_privacy_ledger(mechanism_table(c(refit_rows, ledger_rows(path, 1L))), 0,

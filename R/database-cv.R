@@ -275,10 +275,10 @@ database_validation_curve <- function(fit, valid, y, family, type.measure, loss.
                                       refit_rows, epsilon, delta, rng) {
   n_val <- valid$n
   private_curve(fit, n_val, type.measure, loss.bound, refit_rows, epsilon, delta,
-                release = function(z, second) {
+                release = function(curve, second) {
     sums <- database_curve_sums(fit, valid, y, family, type.measure, loss.bound)
     # release_curve()'s noise on the units, added to the database's sums
-    noise <- curve_noise(length(fit$lambda), n_val, z, second, rng)
+    noise <- curve_noise(curve, length(fit$lambda), loss.bound, second, rng)
     curve_released(moments_from_sums(sums$s, sums$q, n_val, noise), noise, loss.bound,
                    second)
   })

@@ -32,22 +32,25 @@ dpcd_solver <- new_solver("dpcd",
   },
   start_release = function(problem) {
     mechanism("lambda_max: clipped coordinate gradients at 0", "gaussian",
-              problem$p, "2 C_j / n per coordinate", calibrated = TRUE)
+              problem$p, "2 C_j / n per coordinate", calibrated = TRUE, key = "lambda_max")
   },
   releases = function(problem) {
     list(mechanism("DP-CD clipped coordinate gradients", "gaussian",
                    problem$nlambda * problem$passes * (problem$p + problem$intercept),
-                   "2 C_j / n per coordinate", calibrated = TRUE))
+                   "2 C_j / n per coordinate", calibrated = TRUE, key = "path"))
   },
-  noise = function(problem, setup, z) {
-    # sigma_j = z * (replace-one sensitivity 2 C_j / n).
-    if (is.finite(problem$epsilon)) z * 2 * setup$clip / problem$n
-    else rep(0, setup$coordinates)
+  # Replace-one sensitivity of coordinate j's clipped mean gradient: 2 C_j /
+  # n (C_j from released smoothness constants or quantiles: adaptive).
+  sensitivity = function(problem, setup, lambda = NULL) {
+    path <- 2 * setup$clip / problem$n
+    list(lambda_max = path[seq_len(problem$p)], path = path)
   },
+  # sigma_j = the path row's noise multiplier x 2 C_j / n.
+  noise = function(problem, setup, ledger) release_noise(ledger, "path"),
   start_gradient = function(problem, setup, noise) {
     features <- seq_len(problem$p)
     settings <- core_settings(
-      problem, coordinate_clip = setup$clip[features], noise_sd = noise[features])
+      problem, coordinate_clip = setup$clip[features], noise_sd = noise)
     # a database table: the same release as one aggregate (R/database.R)
     if (is_database_source(problem$x)) {
       return(dpcd_start_gradient_db(problem$x, problem$y, settings))

@@ -27,7 +27,7 @@ dpscd_solver <- new_solver("dpscd",
   },
   start_release = function(problem) {
     mechanism("lambda_max: clipped full gradient at 0", "gaussian", 1, "2 C",
-              calibrated = TRUE)
+              calibrated = TRUE, key = "lambda_max")
   },
   releases = function(problem) {
     rate <- problem$batch.size / problem$n
@@ -35,22 +35,19 @@ dpscd_solver <- new_solver("dpscd",
                    "gaussian", problem$nlambda * dpscd_steps(problem),
                    "2 C sqrt(1 + R^2)", calibrated = TRUE,
                    sampling = if (rate < 1) "revealed" else "none",
-                   sampling_rate = rate))
+                   sampling_rate = rate, key = "path"))
   },
-  # Replace-one sensitivity of one step's release (dpscd.h): 2 C sqrt(1 + R^2).
-  noise = function(problem, setup, z) {
-    if (is.finite(problem$epsilon)) {
-      z * dpscd_sensitivity(setup$clip, setup$row_bound)
-    } else 0
+  # Replace-one sensitivity of one step's release (dpscd.h): 2 C sqrt(1 +
+  # R^2); lambda_max is the DP-SGD release, every record's gradient at 0
+  # clipped to C, summed: 2 C.
+  sensitivity = function(problem, setup, lambda = NULL) {
+    list(lambda_max = 2 * setup$clip,
+         path = dpscd_sensitivity(setup$clip, setup$row_bound))
   },
-  # The DP-SGD release: every record's gradient at 0 clipped to `clip`,
-  # summed (replace-one sensitivity 2 clip), noised.
+  noise = function(problem, setup, ledger) release_noise(ledger, "path"),
   start_gradient = function(problem, setup, noise_sd) {
-    clip <- setup$clip
     .dpsgd_start_gradient_cpp(problem$x, problem$y, core_settings(
-      problem, clip = clip, noise_sd = if (is.finite(problem$epsilon)) {
-        noise_sd / dpscd_sensitivity(clip, setup$row_bound) * 2 * clip
-      } else 0))
+      problem, clip = setup$clip, noise_sd = noise_sd))
   },
   path = function(problem, setup, noise, lambda) {
     .dpscd_path_cpp(problem$x, problem$y, core_settings(

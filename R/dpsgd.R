@@ -28,20 +28,21 @@ dpsgd_solver <- new_solver("dpsgd",
   },
   start_release = function(problem) {
     mechanism("lambda_max: clipped full gradient at 0", "gaussian", 1, "2 C",
-              calibrated = TRUE)
+              calibrated = TRUE, key = "lambda_max")
   },
   releases = function(problem) {
     rate <- problem$batch.size / problem$n
     list(mechanism("DP-SGD clipped minibatch gradient sums", "gaussian",
                    problem$nlambda * dpsgd_steps(problem), "2 C", calibrated = TRUE,
                    sampling = if (rate < 1) "without_replacement" else "none",
-                   sampling_rate = rate))
+                   sampling_rate = rate, key = "path"))
   },
   # The sum of per-record gradients clipped to C has replace-one
-  # sensitivity 2C.
-  noise = function(problem, setup, z) {
-    if (is.finite(problem$epsilon)) z * 2 * setup$clip else 0
+  # sensitivity 2C (the path's steps and lambda_max alike).
+  sensitivity = function(problem, setup, lambda = NULL) {
+    list(lambda_max = 2 * setup$clip, path = 2 * setup$clip)
   },
+  noise = function(problem, setup, ledger) release_noise(ledger, "path"),
   start_gradient = function(problem, setup, noise) {
     .dpsgd_start_gradient_cpp(problem$x, problem$y, core_settings(
       problem, clip = setup$clip, noise_sd = noise))

@@ -47,17 +47,19 @@ intercept_solver <- new_solver("intercept",
     # accountant's epsilon = 1 / multiplier never exceeds the target)
     list(mechanism(
       "intercept-only: mean of the clamped response (Laplace)", "laplace", 1L,
-      interval$sensitivity_text, noise_multiplier = intercept_multiplier(problem$epsilon)))
+      interval$sensitivity_text, noise_multiplier = intercept_multiplier(problem$epsilon),
+      key = "path"))
   },
   setup = function(problem) {
     interval <- intercept_interval(problem)
-    list(lower = interval$lower, upper = interval$upper,
-         sensitivity = (interval$upper - interval$lower) / problem$n)
+    list(lower = interval$lower, upper = interval$upper)
   },
-  # Laplace scale = sensitivity x noise multiplier (the ledger row's).
-  noise = function(problem, setup, z) {
-    setup$sensitivity * intercept_multiplier(problem$epsilon)
+  # The mean of values clamped to [l, u]: (u - l) / n.
+  sensitivity = function(problem, setup, lambda = NULL) {
+    list(path = (setup$upper - setup$lower) / problem$n)
   },
+  # Laplace scale = the row's noise multiplier x its sensitivity.
+  noise = function(problem, setup, ledger) release_noise(ledger, "path"),
   start_gradient = function(problem, setup, noise) {
     stop("internal error: the intercept-only fit releases no gradient", call. = FALSE)
   },

@@ -62,39 +62,41 @@ dpfw_solver <- l1_solver("dpfw",
       mechanism("DP-FW vertex choices: report-noisy-max over the 2p vertices +-R e_j",
                 "exponential", steps,
                 "2 R C / n (utilities <+-R e_j, coordinate-clipped gradient>)",
-                calibrated = TRUE),
+                calibrated = TRUE, key = "path"),
       if (problem$intercept) {
         mechanism("DP-FW intercept: clipped gradient", "gaussian", steps,
                   sprintf("2 C0 / n (C0 = %s, the intercept's clip)",
                           format(dpfw_intercept_clip(problem))),
-                  calibrated = TRUE, factor = dpfw_intercept_factor)
+                  calibrated = TRUE, factor = dpfw_intercept_factor,
+                  key = "path_intercept")
       }))
   },
-  # Gumbel scale beta = z * Delta with Delta = 2 R C / n (frank_wolfe.h): the
-  # core multiplies z 2C / n by each radius. Intercept noise sd 3z 2C / n.
-  noise = function(problem, setup, z) {
-    if (!is.finite(problem$epsilon)) {
-      return(list(gumbel_multiplier = 0, intercept_noise_sd = 0))
-    }
-    list(gumbel_multiplier = z * 2 * setup$clip / problem$n,
-         intercept_noise_sd = if (problem$intercept) {
-           dpfw_intercept_factor * z * 2 * setup$intercept_clip / problem$n
-         } else 0)
+  # The utilities <+-R e_j, g> of radius R have replace-one sensitivity
+  # 2 R C / n (one per radius); the intercept's clipped gradient 2 C0 / n.
+  sensitivity = function(problem, setup, radius) {
+    c(list(path = 2 * radius * setup$clip / problem$n),
+      if (problem$intercept) list(path_intercept = 2 * setup$intercept_clip / problem$n))
+  },
+  # Gumbel scale beta = z * Delta per radius (frank_wolfe.h); intercept noise
+  # sd 3z 2 C0 / n (its row's multiplier).
+  noise = function(problem, setup, ledger) {
+    list(gumbel_scale = release_noise(ledger, "path"),
+         intercept_noise_sd = if (problem$intercept) release_noise(ledger, "path_intercept")
+                              else 0)
   },
   path = function(problem, setup, noise, radius) {
     .dpfw_path_cpp(problem$x, problem$y, core_settings(
       problem, radius = radius, clip = setup$clip, intercept_clip = setup$intercept_clip,
       # (sparse x centred by the solver: R/highdim.R, scale_by_bounds())
       shift = problem$fw_shift,
-      gumbel_multiplier = noise$gumbel_multiplier,
+      gumbel_scale = noise$gumbel_scale,
       intercept_noise_sd = noise$intercept_noise_sd,
       intercept_step = setup$intercept_step, steps = setup$steps,
       keep_picks = TRUE))
   },
   settings = function(problem, setup, noise, lambda = NULL) {
     list(steps_per_radius = setup$steps, intercept_clip = setup$intercept_clip,
-         gumbel_multiplier = noise$gumbel_multiplier,
-         gumbel_scale = noise$gumbel_multiplier * problem$l1.radius,
+         gumbel_scale = noise$gumbel_scale,
          intercept_noise_sd = noise$intercept_noise_sd,
          intercept_step = setup$intercept_step)
   }
@@ -150,30 +152,35 @@ dpfw_vr_solver <- l1_solver("dpfw-vr",
                       "with Laplace noise at every leaf, one run per radius"),
                 "laplace", problem$nlambda,
                 paste("a whole run: (1/z)-DP by Theorem 6 (Laplace scale",
-                      "lambda_t = z 2 L D 2^t / b, L = C, D = 2R; disjoint samples)"),
-                calibrated = TRUE),
+                      "lambda_t = z 2 L D 2^t / b, L = C, D = 2R; disjoint samples);",
+                      "4 R C / b per radius at phase 0, times 2^t at phase t"),
+                calibrated = TRUE, key = "path"),
       if (problem$intercept) {
         mechanism("DP-FW-VR intercept: Laplace on the variance-reduced intercept gradient",
                   "laplace", problem$nlambda,
-                  "a whole run: (1/(9z))-DP (Laplace scale 9z 2C 2^t / b per leaf)",
-                  calibrated = TRUE, factor = dpfw_vr_intercept_factor)
+                  paste("a whole run: (1/(9z))-DP (Laplace scale 9z 2C 2^t / b per leaf);",
+                        "2 C / b at phase 0, times 2^t at phase t"),
+                  calibrated = TRUE, factor = dpfw_vr_intercept_factor,
+                  key = "path_intercept")
       }))
   },
   # lambda_t = 2 L D 2^t / (b eps0) with L = C, D = 2R, eps0 = 1/z (Theorem
-  # 6): the core multiplies z 4C / b by R 2^t. Intercept: 9z 2C 2^t / b.
-  noise = function(problem, setup, z) {
-    if (!is.finite(problem$epsilon)) {
-      return(list(laplace_multiplier = 0, intercept_multiplier = 0))
-    }
-    list(laplace_multiplier = z * 4 * setup$clip / setup$batch,
-         intercept_multiplier = if (problem$intercept) {
-           dpfw_vr_intercept_factor * z * 2 * setup$clip / setup$batch
-         } else 0)
+  # 6): the sensitivity 2 L D / b = 4 R C / b of phase 0's leaves, per
+  # radius (the core multiplies the scale by 2^t at phase t). Intercept:
+  # 2C / b at phase 0.
+  sensitivity = function(problem, setup, radius) {
+    c(list(path = 4 * radius * setup$clip / setup$batch),
+      if (problem$intercept) list(path_intercept = 2 * setup$clip / setup$batch))
+  },
+  noise = function(problem, setup, ledger) {
+    list(laplace_scale = release_noise(ledger, "path"),
+         intercept_multiplier = if (problem$intercept) release_noise(ledger, "path_intercept")
+                                else 0)
   },
   path = function(problem, setup, noise, radius) {
     .dpfw_vr_path_cpp(problem$x, problem$y, core_settings(
       problem, radius = radius, clip = setup$clip,
-      laplace_multiplier = noise$laplace_multiplier,
+      laplace_scale = noise$laplace_scale,
       intercept_multiplier = noise$intercept_multiplier,
       intercept_step = setup$intercept_step, phases = setup$phases,
       batch = setup$batch, keep_picks = TRUE))
@@ -181,9 +188,8 @@ dpfw_vr_solver <- l1_solver("dpfw-vr",
   settings = function(problem, setup, noise, lambda = NULL) {
     list(phases = setup$phases, batch = setup$batch,
          steps_per_radius = setup$leaves,
-         laplace_multiplier = noise$laplace_multiplier,
          # the Laplace scale of the last phase's leaves, per radius
-         laplace_scale = noise$laplace_multiplier * problem$l1.radius * 2^setup$phases,
+         laplace_scale = noise$laplace_scale * 2^setup$phases,
          intercept_multiplier = noise$intercept_multiplier,
          intercept_step = setup$intercept_step)
   }
@@ -206,8 +212,9 @@ nmd_solver <- l1_solver("nmd",
     list(mechanism("NMD clipped minibatch gradient sums", "gaussian",
                    problem$nlambda * steps, "2 C", calibrated = TRUE,
                    sampling = if (rate < 1) "without_replacement" else "none",
-                   sampling_rate = rate))
+                   sampling_rate = rate, key = "path"))
   },
+  sensitivity = function(problem, setup, radius) list(path = 2 * setup$clip),
   # Noise sd z 2C on the sum of m clipped gradients (replace-one sensitivity
   # 2C). Step (Asi et al. 2021, Theorem 3 / Lemma 3.1): with h = ||b||_q^2 / 2,
   # (q - 1)/e^2 = 1 / (e^2 log p)-strongly convex in l1, D_h(b*, 0) <= R^2 / 2
@@ -217,8 +224,8 @@ nmd_solver <- l1_solver("nmd",
   # min(1, step / sqrt(T)) / curvature times its noisy gradient (at most
   # 1 / curvature, the step of exact minimization for least squares, so it
   # never diverges).
-  noise = function(problem, setup, z) {
-    sd <- if (is.finite(problem$epsilon)) z * 2 * setup$clip else 0
+  noise = function(problem, setup, ledger) {
+    sd <- release_noise(ledger, "path")
     scale <- if (is.finite(setup$clip)) setup$clip else problem$clip
     g <- sqrt(scale^2 + 2 * (sd / setup$batch)^2 * log(2 * problem$p))
     list(noise_sd = sd, gradient_bound = g,

@@ -72,14 +72,23 @@ gdp_mu <- function(epsilon, delta) {
 # every row of the package is "replace-one" (n public); the accountant
 # refuses to compose rows under different relations, and a Poisson-sampled
 # row, whose RDP bound is add/remove-one's, must state "add/remove-one".
+# `key` names the release, so that the code making it finds its row
+# (release_noise()). The numeric sensitivity (in the release's own units)
+# is recorded on the row when the release is made (record_sensitivity()):
+# it may rest on earlier releases (a released clamp, released smoothness
+# constants: adaptive composition), so the plan, which reads no data,
+# leaves it NA. `sensitivity_value` is its largest value (one per
+# coordinate, radius or column: `sensitivity_length` of them).
 mechanism <- function(name, type, count, sensitivity, noise_multiplier = NA_real_,
                       calibrated = FALSE, factor = 1, sampling = "none",
-                      sampling_rate = 1, part = 0L, relation = "replace-one") {
+                      sampling_rate = 1, part = 0L, relation = "replace-one",
+                      key = NA_character_) {
   list(mechanism = name, type = type, count = as.numeric(count),
        sensitivity = sensitivity, noise_multiplier = as.numeric(noise_multiplier),
        calibrated = calibrated, factor = as.numeric(factor), sampling = sampling,
        sampling_rate = as.numeric(sampling_rate), part = as.integer(part),
-       relation = relation)
+       relation = relation, key = as.character(key), sensitivity_value = NA_real_,
+       sensitivity_length = NA_integer_)
 }
 
 # The mechanisms (NULLs dropped) as one data frame, built column by column
@@ -91,6 +100,55 @@ mechanism_table <- function(rows) {
     unlist(lapply(rows, `[[`, column), use.names = FALSE)
   })
   structure(table, class = "data.frame", row.names = seq_along(rows))
+}
+
+# The one place a noise scale is made: the noise multiplier of the ledger
+# row `key` times the replace-one sensitivity recorded on it
+# (record_sensitivity()), one value per coordinate (or radius, or column)
+# of the release. A multiplier 0 (epsilon = Inf) adds no noise, whatever
+# the sensitivity (Inf without clipping). `ledger`: a fit's ledger, or any
+# list(mechanisms, sensitivities, target_epsilon) (cv's curve).
+release_noise <- function(ledger, key) {
+  sensitivity <- ledger$sensitivities[[key]]
+  if (is.null(sensitivity)) {
+    stop(sprintf("internal error: no sensitivity recorded for the release \"%s\"", key),
+         call. = FALSE)
+  }
+  row <- match(key, ledger$mechanisms$key)
+  multiplier <- if (!is.na(row)) ledger$mechanisms$noise_multiplier[row]
+                else if (!is.finite(ledger$target_epsilon)) 0
+                else stop(sprintf("internal error: the ledger has no release \"%s\"", key),
+                          call. = FALSE)
+  if (multiplier == 0) return(rep(0, length(sensitivity)))
+  multiplier * sensitivity
+}
+
+# Records the replace-one sensitivity of the release `key` (a vector: one
+# value per coordinate, radius or column) when the release is made: the
+# full vector in `ledger$sensitivities`, its largest value and length on
+# the row. A private fit's release must have its row; at epsilon = Inf
+# (nothing noised) rows of releases made exactly may be absent.
+record_sensitivity <- function(ledger, key, sensitivity) {
+  sensitivity <- as.numeric(sensitivity)
+  row <- match(key, ledger$mechanisms$key)
+  if (is.na(row) && is.finite(ledger$target_epsilon)) {
+    stop(sprintf("internal error: the ledger has no release \"%s\"", key), call. = FALSE)
+  }
+  ledger$sensitivities[[key]] <- sensitivity
+  if (!is.na(row)) {
+    ledger$mechanisms$sensitivity_value[row] <-
+      if (length(sensitivity)) max(sensitivity) else NA_real_
+    ledger$mechanisms$sensitivity_length[row] <- length(sensitivity)
+  }
+  ledger
+}
+
+# The rows of `mechanisms` at noise level z: calibrated rows get `factor`
+# times z (0 when not private: nothing is noised).
+calibrated_multipliers <- function(mechanisms, z, private) {
+  mechanisms$noise_multiplier[mechanisms$calibrated] <-
+    if (private) mechanisms$factor[mechanisms$calibrated] * z else 0
+  mechanisms
 }
 
 # The noise level of the calibrated rows: the smallest for which the whole
@@ -151,12 +209,13 @@ plan_gdp_mu <- function(epsilon, delta) {
 # privately.
 # `accounted`: the account at z when the caller has it (calibration()),
 # else the accountant is asked.
+# `sensitivities`: the full sensitivity vectors already recorded (cv's
+# procedure, from its fits' ledgers).
 new_privacy_ledger <- function(mechanisms, z, target_epsilon, target_delta,
                                rng = "seeded", orders = default_orders(),
-                               accounted = NULL) {
+                               accounted = NULL, sensitivities = list()) {
   private <- is.finite(target_epsilon)
-  mechanisms$noise_multiplier[mechanisms$calibrated] <-
-    if (private) mechanisms$factor[mechanisms$calibrated] * z else 0
+  mechanisms <- calibrated_multipliers(mechanisms, z, private)
   # (epsilon = Inf: every noise multiplier is 0; the accountant's totals
   # are replaced below, its per-row values are Inf, as spent)
   if (is.null(accounted)) accounted <- .account_cpp(mechanisms, z, target_delta, orders)
@@ -211,7 +270,8 @@ new_privacy_ledger <- function(mechanisms, z, target_epsilon, target_delta,
               "with each part")
       }),
     rng = rng,
-    mechanisms = mechanisms
+    mechanisms = mechanisms,
+    sensitivities = sensitivities
   ), class = "dpglmnet_privacy")
 }
 
@@ -286,8 +346,15 @@ mechanism_lines <- function(mechanisms) {
       if (row$part > 0) sprintf("part %d of the split only", row$part),
       if (!is.null(row$epsilon) && !is.na(row$epsilon))
         sprintf("epsilon %s", format(signif(row$epsilon, 3))))
-    sprintf("%s x %s: %s %s x sensitivity %s%s", format(row$count, big.mark = ","), row$mechanism,
-            noise, multiplier, row$sensitivity,
+    # the numeric sensitivity recorded at the release (the largest, when
+    # there is one per coordinate)
+    value <- if (is.null(row$sensitivity_value) || is.na(row$sensitivity_value)) ""
+             else if (isTRUE(row$sensitivity_length > 1)) {
+               sprintf(" [at most %s over %d]", format(signif(row$sensitivity_value, 3)),
+                       row$sensitivity_length)
+             } else sprintf(" [= %s]", format(signif(row$sensitivity_value, 3)))
+    sprintf("%s x %s: %s %s x sensitivity %s%s%s", format(row$count, big.mark = ","),
+            row$mechanism, noise, multiplier, row$sensitivity, value,
             if (length(extra)) paste0(" (", paste(extra, collapse = "; "), ")") else "")
   }, character(1))
 }
@@ -302,11 +369,21 @@ mechanism_lines <- function(mechanisms) {
 #' source `rng`, and `mechanisms`, a data frame with one row per mechanism:
 #' what it released, its `type` (`"gaussian"`, `"laplace"` or
 #' `"exponential"`), how many times it ran (`count`), its replace-one
-#' `sensitivity`, its `noise_multiplier` (noise scale over that sensitivity;
-#' `calibrated` rows share the fit's calibrated noise level times `factor`),
-#' its `sampling`, the `part` of a data-independent split it reads (0: all
-#' records), its pure `epsilon` (Laplace and exponential rows) and its
-#' `gdp_mu` (full-batch Gaussian rows: `sqrt(count) / noise_multiplier`).
+#' `sensitivity` in words, its `noise_multiplier` (noise scale over that
+#' sensitivity; `calibrated` rows share the fit's calibrated noise level
+#' times `factor`), its `sampling`, the `part` of a data-independent split
+#' it reads (0: all records), its `key` (a stable name of the release:
+#' `"path"`, `"lambda_max"`, `"x_mean"`, `"weight_sum"`, `"curve"`, ...),
+#' its numeric replace-one sensitivity in the release's own units,
+#' `sensitivity_value` (the largest of its `sensitivity_length` values when
+#' there is one per coordinate, radius or column; recorded when the
+#' release is made, since it may rest on earlier releases such as a
+#' released clamp or smoothness constants), its pure `epsilon` (Laplace and
+#' exponential rows) and its `gdp_mu` (full-batch Gaussian rows:
+#' `sqrt(count) / noise_multiplier`). Every noise scale of the fit is
+#' `noise_multiplier` times the row's sensitivity: the full vectors are in
+#' `sensitivities`, a list by `key` (so `noise_multiplier *
+#' sensitivity_value` is the largest noise scale of the row).
 #' The accountant (`method`) is the tightest valid one: full-batch Gaussian
 #' rows compose exactly as GDP, `mu = sqrt(sum(gdp_mu^2))`; subsampled ones
 #' in Renyi DP; pure-DP rows add their epsilon (basic composition). Rows
@@ -332,6 +409,12 @@ mechanism_lines <- function(mechanisms) {
 #' fit$privacy
 #' print(fit$privacy, details = TRUE)
 #' as.data.frame(fit$privacy)[, c("mechanism", "count", "noise_multiplier")]
+#' # DP-CD's noise on each coordinate update: its path row's multiplier
+#' # times the sensitivity 2 C_j / n recorded on the row
+#' fit <- dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 6, solver = "dpcd")
+#' rows <- as.data.frame(fit$privacy)
+#' path <- rows[rows$key == "path", ]
+#' path$noise_multiplier * path$sensitivity_value  # = max(fit$settings$noise_sd)
 #' @export
 print.dpglmnet_privacy <- function(x, details = FALSE, ...) {
   check_flag(details, "details")

@@ -101,19 +101,19 @@ scales_mechanisms <- function(problem, path_releases) {
   steps <- scale_search$steps
   # the level is public but set after calibration (search_level())
   level <- sprintf("upper (<= %g%%)", 100 * scale_search$level)
-  row <- function(name, g, sensitivity) {
+  row <- function(name, g, sensitivity, key) {
     mechanism(name, "gaussian", g[["releases"]], sensitivity, calibrated = TRUE,
-              factor = g[["factor"]])
+              factor = g[["factor"]], key = key)
   }
   list(
     if (!is.null(groups$x_quantiles)) {
       row(sprintf(paste("smoothness: %s quantiles of |x_ij| per column",
                         "(noisy-count bisection, %d steps)"), level, steps),
-          groups$x_quantiles, "1 (a count)")
+          groups$x_quantiles, "1 (a count)", "smoothness_quantiles")
     },
     if (!is.null(groups$x_moments)) {
       row("smoothness: second moments of x clamped to those quantiles", groups$x_moments,
-          "m_j^2 / n (m_j: the released quantile)")
+          "m_j^2 / n (m_j: the released quantile)", "smoothness_moments")
     },
     if (!is.null(groups$clip)) {
       row(if (identical(solver_object(problem$solver)$quantile_clip, "coordinate")) {
@@ -122,28 +122,31 @@ scales_mechanisms <- function(problem, path_releases) {
       } else {
         sprintf(paste("clipping threshold: %s quantile of the gradient norms at 0",
                       "(noisy-count bisection, %d steps)"), level, steps)
-      }, groups$clip, "1 (a count)")
+      }, groups$clip, "1 (a count)", "clip_quantiles")
     })
 }
 
-# Releases the private scales at noise level z (0: exact, epsilon = Inf) on
-# the problem as the solver will see it (after any standardization), and
-# returns it with `released_smoothness` and `released_clip` set. Everything
-# after the releases is post-processing.
-release_scales <- function(problem, z, path_releases) {
-  groups <- scale_groups(problem, path_releases)
+# Releases the private scales with the noise of their ledger rows
+# (problem$ledger; none at epsilon = Inf) on the problem as the solver will
+# see it (after any standardization), and returns it with
+# `released_smoothness` and `released_clip` set (and the sensitivities on
+# the ledger). Everything after the releases is post-processing.
+release_scales <- function(problem) {
   quantile_smoothness <- identical(problem$smoothness, "quantile")
   quantile_clip <- identical(problem$clip, "quantile") && is.finite(problem$epsilon)
   if (!quantile_smoothness && !quantile_clip) return(problem)
   steps <- scale_search$steps
   levels <- list()
-  search <- function(y, upper, weighted, constant_column, what, factor,
+  # (a count has replace-one sensitivity 1, whatever the bounds)
+  search <- function(y, upper, weighted, constant_column, what, key,
                      range = scale_search$range, what_for = "clip") {
+    problem$ledger <<- record_sensitivity(problem$ledger, key, 1)
+    count_sd <- release_noise(problem$ledger, key)
     # The smoothness search keeps the top level: its overshoot is safe (a
     # larger m_j, a larger M_j, a smaller step), and a lower level would
     # put m_j at 0 on columns that are mostly zeros.
     level <- if (what_for == "smoothness") scale_search$level
-             else search_level(factor * z, problem$n)
+             else search_level(count_sd, problem$n)
     levels[[what_for]] <<- level
     if (level < 0.9) {
       dpglmnet_warn(sprintf(paste(
@@ -151,7 +154,7 @@ release_scales <- function(problem, z, path_releases) {
         "quantile searches target the %.0f%% level (count noise sd %.0f), so",
         "clipping thresholds and steps may be far from useful. More records, a",
         "larger epsilon, or standardize = TRUE help."), problem$n,
-        format(problem$epsilon), 100 * level, factor * z))
+        format(problem$epsilon), 100 * level, count_sd))
     }
     .magnitude_quantiles_cpp(problem$x, as.double(y), list(
       transform = problem$transform, family = problem$family,
@@ -159,7 +162,7 @@ release_scales <- function(problem, z, path_releases) {
       response_transform = problem$response_transform, upper = as.double(upper),
       weighted = weighted, constant_column = constant_column, what = what,
       level = level, range = range, steps = steps,
-      count_sd = factor * z, seed = draw_seed(), secure = problem$rng == "secure"))
+      count_sd = count_sd, seed = draw_seed(), secure = problem$rng == "secure"))
   }
   # Magnitude bounds of the values as the solver reads them (x.bounds'
   # envelope max(|lower_j|, |upper_j|) for intervals: x is read clamped to
@@ -172,12 +175,14 @@ release_scales <- function(problem, z, path_releases) {
   # constant, and the search then stopped on an internal error).
   search_bound <- ifelse(b > 0, b, 1)
   if (quantile_smoothness) {
-    # (epsilon = Inf: no groups, no noise)
+    # (epsilon = Inf: no rows, no noise)
     private <- is.finite(problem$epsilon)
-    factor <- function(name) if (private) groups[[name]][["factor"]] else 0
-    m <- search(problem$y, search_bound, FALSE, FALSE, "columns", factor("x_quantiles"),
+    m <- search(problem$y, search_bound, FALSE, FALSE, "columns", "smoothness_quantiles",
                 what_for = "smoothness")
-    second_sd <- factor("x_moments") * z * m^2 / problem$n
+    # the second moment of x clamped to the released [-m_j, m_j]: m_j^2 / n
+    problem$ledger <- record_sensitivity(problem$ledger, "smoothness_moments",
+                                         m^2 / problem$n)
+    second_sd <- release_noise(problem$ledger, "smoothness_moments")
     if (private && !all(is.finite(second_sd) & second_sd > 0)) {
       stop("internal error: a private second moment needs positive, finite noise")
     }
@@ -214,14 +219,13 @@ release_scales <- function(problem, z, path_releases) {
       r <- problem$standardization_result
       if (is.null(r)) problem$y.bound else (problem$y.bound + abs(r$y_mean)) / r$y_sd
     }
-    factor <- groups$clip[["factor"]]
     problem$released_clip <- if (identical(solver_object(problem$solver)$quantile_clip,
                                            "coordinate")) {
       search(problem$y, derivative_bound * c(search_bound, if (problem$intercept) 1),
-             TRUE, problem$intercept, "columns", factor, range)
+             TRUE, problem$intercept, "columns", "clip_quantiles", range)
     } else {
       search(problem$y, derivative_bound * sqrt(sum(search_bound^2) + problem$intercept),
-             TRUE, problem$intercept, "rows", factor, range)
+             TRUE, problem$intercept, "rows", "clip_quantiles", range)
     }
   }
   # the levels searched (public: from n and the calibrated noise)

@@ -14,7 +14,8 @@
 # the released standardization moments.
 resolve_smoothness <- function(smoothness, x, curvature, epsilon, budget,
                                value_bounds, rng, transform, standardized = NULL,
-                               released = NULL, weights = NULL, weight_factor = 1) {
+                               released = NULL, weights = NULL, weight_factor = 1,
+                               ledger = NULL) {
   p <- ncol(x)
   public <- function(source, values) {
     list(source = source, values = values, laplace_epsilon = 0, laplace_scale = NULL)
@@ -41,9 +42,12 @@ resolve_smoothness <- function(smoothness, x, curvature, epsilon, budget,
         public("exact", exact())
       } else {
         eps_s <- budget * epsilon
+        # Laplace scale: the row's noise multiplier p / eps_s x b_j / n
+        # (record_smoothness_sensitivity())
         released <- .private_smoothness_cpp(x, list(
           transform = transform, curvature = curvature, value_bound = value_bounds,
-          epsilon = eps_s, seed = draw_seed(), secure = rng == "secure"))
+          scale = release_noise(ledger, "smoothness"), seed = draw_seed(),
+          secure = rng == "secure"))
         list(source = "private", values = released$smoothness,
              laplace_epsilon = eps_s, laplace_scale = released$laplace_scale)
       }
@@ -62,7 +66,20 @@ smoothness_mechanism <- function(problem) {
   eps_s <- problem$smoothness.budget * problem$epsilon
   mechanism("smoothness constants M_j (clamped per-record x_ij^2)", "laplace",
             problem$p, "b_j / n, b_j = curvature (bound of the values read)^2",
-            noise_multiplier = problem$p / eps_s)
+            noise_multiplier = problem$p / eps_s, key = "smoothness")
+}
+
+# Records the sensitivities of the private smoothness constants on their
+# row, before the release (R/solvers.R): b_j / n per column, b_j =
+# curvature value_bounds_j^2 (the bounds of x as the solver reads it;
+# private constants are not offered with weights).
+record_smoothness_sensitivity <- function(problem) {
+  if (!identical(problem$smoothness, "private") || !is.finite(problem$epsilon)) {
+    return(problem)
+  }
+  problem$ledger <- record_sensitivity(problem$ledger, "smoothness",
+                                       problem$curvature * problem$value_bounds^2 / problem$n)
+  problem
 }
 
 # The default source and the checks that tie smoothness to other arguments.
@@ -116,7 +133,7 @@ problem_smoothness <- function(problem) {
                                problem$standardized_smoothness,
                                problem$released_smoothness, problem$weights,
                                if (is.null(problem$weight_factor)) 1
-                               else problem$weight_factor)
+                               else problem$weight_factor, problem$ledger)
   smooth$coordinates <- c(smooth$values,
                           if (problem$intercept) problem$curvature)
   smooth

@@ -106,26 +106,37 @@ fit_private_path <- function(plan) {
   release_lambda_max <- plan$release_lambda_max
   path_releases <- plan$path_releases
   z <- plan$z
-  ledger <- new_privacy_ledger(plan$mechanisms, z, problem$epsilon, problem$delta,
-                               problem$rng, accounted = plan$calibration$account)
+  # The ledger travels with the problem through the releases: each records
+  # its sensitivity on its row and takes its noise from it (release_noise()).
+  problem$ledger <- new_privacy_ledger(plan$mechanisms, z, problem$epsilon, problem$delta,
+                                       problem$rng, accounted = plan$calibration$account)
   # the weight sum first: every later release reads omega_i = w_i n / S
-  problem <- normalize_weights(problem, z, path_releases)
+  problem <- normalize_weights(problem)
   # (bound_scaling, from solver = "auto": columns scaled by their public
   # bounds, no release; R/highdim.R)
-  scaled <- release_scales(scale_by_bounds(standardize_problem(problem, z, path_releases)),
-                           z, path_releases)
+  scaled <- release_scales(scale_by_bounds(standardize_problem(problem, path_releases)))
+  scaled <- record_smoothness_sensitivity(scaled)  # (R/smoothness.R)
   if (by_radius && is.null(scaled$l1.radius)) scaled$l1.radius <- l1_radius_grid(scaled)
   setup <- solver$setup(scaled)
-  noise <- solver$noise(scaled, setup, z)
   lambda <- if (by_radius) scaled$l1.radius else scaled$lambda
+  # The solver's sensitivities (they may rest on released constants: its
+  # clip, smoothness, batch, radii) on its rows, then its noise from them.
+  sensitivities <- solver$sensitivity(scaled, setup, lambda)
+  if (!release_lambda_max) sensitivities$lambda_max <- NULL
+  for (key in names(sensitivities)) {
+    scaled$ledger <- record_sensitivity(scaled$ledger, key, sensitivities[[key]])
+  }
+  ledger <- scaled$ledger
+  noise <- solver$noise(scaled, setup, ledger)
   alpha_floor <- solver$alpha_floor
   if (by_radius) {
     # the public radii: nothing to release
   } else if (isTRUE(problem$single_lambda)) {
     lambda <- 1 / sqrt(problem$n)  # on the standardized scale
   } else if (release_lambda_max) {
-    lambda <- lambda_grid(solver$start_gradient(scaled, setup, noise), scaled,
-                          alpha_floor)
+    lambda <- lambda_grid(solver$start_gradient(scaled, setup,
+                                                release_noise(ledger, "lambda_max")),
+                          scaled, alpha_floor)
   } else if (is.null(lambda)) {
     lambda <- lambda_grid(rep(public_max, problem$p), scaled, alpha_floor)
   }

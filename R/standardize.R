@@ -88,50 +88,55 @@ standardization_mechanisms <- function(problem, path_releases) {
   plan <- problem$standardization
   if (is.null(plan)) return(list())
   f <- standardization_factors(problem, path_releases)
-  ranges <- function(what, count, factor) {
+  ranges <- function(what, count, factor, key) {
     # (unweighted with weights too: they locate values, R/weights.R)
     mechanism(sprintf(paste("standardization: ranges of %s (noisy histograms: %d",
                             "log-spaced and %d equal bins%s)"), what, 2L * plan$levels + 1L,
                       plan$fine_bins, if (!is.null(problem$weights) &&
                                           is.finite(problem$epsilon)) ", unweighted" else ""),
               "gaussian", count, "2 (one record moves between two bins of each histogram)",
-              calibrated = TRUE, factor = factor)
+              calibrated = TRUE, factor = factor, key = key)
   }
   # with weights the moments are weighted and their sensitivities carry W n /
   # S (S: the released weight sum, R/weights.R)
   weighted <- if (!is.null(problem$weights) && is.finite(problem$epsilon)) {
     " x W n / S (weighted; W = weights.bound, S = released weight sum)"
   } else ""
-  moments <- function(what, count, factor) {
+  moments <- function(what, count, factor, prefix) {
     list(
       mechanism(sprintf("standardization: %smean of %s, clamped",
                         if (nzchar(weighted)) "weighted " else "", what), "gaussian", count,
                 paste0("2 w_j / n (2 w_j: width of the clamp)", weighted),
-                calibrated = TRUE, factor = factor),
+                calibrated = TRUE, factor = factor, key = paste0(prefix, "_mean")),
       mechanism(sprintf("standardization: %ssecond moment of %s, clamped",
                         if (nzchar(weighted)) "weighted " else "", what), "gaussian",
                 count, paste0("r_j^2 / n (r_j: largest |value - shift| in the clamp)",
                               weighted),
-                calibrated = TRUE, factor = factor))
+                calibrated = TRUE, factor = factor, key = paste0(prefix, "_second_moment")))
   }
-  c(list(if (plan$ranges) ranges("each column of x", problem$p, f[["ranges"]])),
-    moments("each column of x", problem$p, f[["moments"]]),
+  c(list(if (plan$ranges) ranges("each column of x", problem$p, f[["ranges"]], "x_ranges")),
+    moments("each column of x", problem$p, f[["moments"]], "x"),
     if (plan$scale_y) {
-      c(list(if (plan$ranges) ranges("y", 1L, f[["y"]])), moments("y", 1L, f[["y"]]))
+      c(list(if (plan$ranges) ranges("y", 1L, f[["y"]], "y_ranges")),
+        moments("y", 1L, f[["y"]], "y"))
     })
 }
 
 # The ranges and moments of the columns of `x` (read clamped to their
 # public intervals [public_lower, public_upper]; -Inf / Inf: no clamp,
-# epsilon = Inf only) at noise multipliers f_r z and f_m z (0: exact,
-# epsilon = Inf), in two steps, so that x and y are released together, one
-# core call per step (release_columns()):
+# epsilon = Inf only) with the noise of the ledger rows `<key>_ranges`,
+# `<key>_mean` and `<key>_second_moment` (multiplier 0: exact, epsilon =
+# Inf), in two steps, so that x and y are released together, one core call
+# per step (release_columns()):
 #   column_scales(...)        what is read and how: the public intervals,
-#                             the seeds, the noise;
-#   ranges_request(s) / after_ranges(s, released)   the range histograms
-#                             (when the plan has them) and the clamp chosen
-#                             from them;
-#   moments_request(s) / after_moments(s, released) the clamped moments and
+#                             the seeds, the rows' key;
+#   record_ranges_sensitivity(ledger, s), ranges_request(s, ledger) /
+#   after_ranges(s, released) the range histograms (when the plan has them)
+#                             and the clamp chosen from them;
+#   moments_sensitivity(s), record_moments_sensitivity(ledger, s),
+#   moments_request(s, ledger) / after_moments(s, released) the clamped
+#                             moments' sensitivities (from the released
+#                             clamp: adaptive), the moments and
 #                             list(lower, upper (the clamp the solver reads;
 #                             NULL when none), mean, sd, constant (a spread
 #                             that cannot be told from noise), unresolved,
@@ -139,16 +144,16 @@ standardization_mechanisms <- function(problem, path_releases) {
 #                             bin)).
 # The seeds are drawn in the order the releases were once made one by one
 # (x's ranges, x's moments, y's ranges, y's moments): the same draws.
-column_scales <- function(x, public_lower, public_upper, plan, noise_ranges,
-                          noise_moments, rng, weights = NULL, weight_factor = 1) {
+column_scales <- function(x, public_lower, public_upper, plan, key, rng, weights = NULL,
+                          weight_factor = 1) {
   bounded <- all(is.finite(public_lower)) && all(is.finite(public_upper))
   # The histograms are taken over the public interval itself (histogram.h
   # anchors them at 0 when it holds 0, else at its midpoint), and the
   # moments below over the clamp chosen inside it: an interval [18, 90]
   # is read as such, not as [-90, 90].
   list(x = x, n = nrow(x), p = ncol(x), public_lower = public_lower,
-       public_upper = public_upper, plan = plan, noise_ranges = noise_ranges,
-       noise_moments = noise_moments, secure = rng == "secure", weights = weights,
+       public_upper = public_upper, plan = plan, key = key,
+       secure = rng == "secure", weights = weights,
        weight_factor = weight_factor, bounded = bounded,
        lower = if (bounded) public_lower, upper = if (bounded) public_upper,
        at_bound = rep(FALSE, ncol(x)), hidden = rep(FALSE, ncol(x)))
@@ -162,11 +167,18 @@ draw_scales_seeds <- function(s) {
   s
 }
 
-ranges_request <- function(s) {
+# A count of a histogram has replace-one sensitivity 2 (one record moves
+# between two bins), whatever the bounds.
+record_ranges_sensitivity <- function(ledger, s) {
+  record_sensitivity(ledger, paste0(s$key, "_ranges"), 2)
+}
+
+ranges_request <- function(s, ledger) {
   list(transform = list(lower = s$public_lower, upper = s$public_upper, center = NULL,
                         scale = NULL),
        lower = s$public_lower, upper = s$public_upper, levels = s$plan$levels,
-       fine_bins = s$plan$fine_bins, count_sd = 2 * s$noise_ranges,
+       fine_bins = s$plan$fine_bins,
+       count_sd = release_noise(ledger, paste0(s$key, "_ranges")),
        keep_zero = s$plan$sparse, seed = s$ranges_seed, secure = s$secure)
 }
 
@@ -191,7 +203,7 @@ after_ranges <- function(s, r) {
   s
 }
 
-moments_request <- function(s) {
+moments_sensitivity <- function(s) {
   n <- s$n
   p <- s$p
   bounded <- s$bounded
@@ -199,22 +211,33 @@ moments_request <- function(s) {
   # sparse: about 0 (its implicit zeros are never shifted).
   s$shift <- if (bounded && !s$plan$sparse) (s$lower + s$upper) / 2 else rep(0, p)
   s$reach <- if (bounded) pmax(s$upper - s$shift, s$shift - s$lower) else rep(Inf, p)
-  # Noise sd = noise multiplier x replace-one sensitivity ((upper - lower) /
-  # n for a mean, reach^2 / n for a second moment); none for epsilon = Inf.
-  # Valid because every value is read clamped to [lower, upper] (the
-  # released clamp, inside the public interval, or the public interval):
-  # replacing one record moves the mean of the clamped values by at most the
-  # clamp's width over n, and the second moment about `shift` (values in
-  # [0, reach^2]) by at most reach^2 / n. With an interval these follow its
-  # width, not twice its largest magnitude.
+  # Replace-one sensitivities, per column: (upper - lower) / n for a mean,
+  # reach^2 / n for a second moment (Inf without a clamp: epsilon = Inf
+  # only, never noised). Valid because every value is read clamped to
+  # [lower, upper] (the released clamp, inside the public interval, or the
+  # public interval): replacing one record moves the mean of the clamped
+  # values by at most the clamp's width over n, and the second moment about
+  # `shift` (values in [0, reach^2]) by at most reach^2 / n. With an interval
+  # these follow its width, not twice its largest magnitude.
   # With weights (glmnet's weighted moments, (1/n) sum_i omega_i v_ij,
   # omega_i = w_i n / S_released <= W n / S_released = weight_factor): one
   # record's term moves by weight_factor times as much (R/weights.R).
-  noise_sd <- function(sensitivity) {
-    if (s$noise_moments > 0) s$noise_moments * sensitivity * s$weight_factor else rep(0, p)
-  }
-  s$second_noise <- noise_sd(s$reach^2 / n)
-  s$mean_noise <- noise_sd(if (bounded) (s$upper - s$lower) / n else rep(Inf, p))
+  s$mean_sensitivity <- (if (bounded) (s$upper - s$lower) / n else rep(Inf, p)) *
+    s$weight_factor
+  s$second_sensitivity <- s$reach^2 / n * s$weight_factor
+  s
+}
+
+record_moments_sensitivity <- function(ledger, s) {
+  ledger <- record_sensitivity(ledger, paste0(s$key, "_mean"), s$mean_sensitivity)
+  record_sensitivity(ledger, paste0(s$key, "_second_moment"), s$second_sensitivity)
+}
+
+# Noise sd = the rows' noise multiplier x the sensitivities recorded on them.
+moments_request <- function(s, ledger) {
+  bounded <- s$bounded
+  s$second_noise <- release_noise(ledger, paste0(s$key, "_second_moment"))
+  s$mean_noise <- release_noise(ledger, paste0(s$key, "_mean"))
   s$request <- list(
     transform = list(lower = if (bounded) s$public_lower, upper = if (bounded) s$public_upper,
                      center = NULL, scale = NULL),
@@ -266,15 +289,26 @@ after_moments <- function(s, moments) {
        at_bound = at_bound)
 }
 
-# The ranges and moments of one design, one step after the other (what
-# standardize_problem() does for x and y together).
+# The ranges and moments of one design at noise multipliers noise_ranges and
+# noise_moments (0: exact), one step after the other, with a ledger of its
+# own (what standardize_problem() does for x and y together; tests).
 release_column_scales <- function(x, public_lower, public_upper, plan, noise_ranges,
                                   noise_moments, rng, weights = NULL, weight_factor = 1) {
-  s <- draw_scales_seeds(column_scales(x, public_lower, public_upper, plan, noise_ranges,
-                                       noise_moments, rng, weights, weight_factor))
-  if (plan$ranges) s <- after_ranges(s, release_columns("ranges", list(x),
-                                                        list(ranges_request(s)))[[1L]])
-  s <- moments_request(s)
+  row <- function(key, multiplier) {
+    mechanism(key, "gaussian", 1, key, noise_multiplier = multiplier, key = key)
+  }
+  ledger <- list(target_epsilon = 1, sensitivities = list(), mechanisms = mechanism_table(list(
+    row("x_ranges", noise_ranges), row("x_mean", noise_moments),
+    row("x_second_moment", noise_moments))))
+  s <- draw_scales_seeds(column_scales(x, public_lower, public_upper, plan, "x", rng,
+                                       weights, weight_factor))
+  if (plan$ranges) {
+    ledger <- record_ranges_sensitivity(ledger, s)
+    s <- after_ranges(s, release_columns("ranges", list(x),
+                                         list(ranges_request(s, ledger)))[[1L]])
+  }
+  s <- moments_sensitivity(s)
+  s <- moments_request(s, record_moments_sensitivity(ledger, s))
   after_moments(s, release_columns("moments", list(x), list(s$request))[[1L]])
 }
 
@@ -293,10 +327,11 @@ release_columns <- function(kind, designs, settings, validate = FALSE) {
   out
 }
 
-# Releases the standardization at noise level z (0: exact, epsilon = Inf)
-# and returns the problem on the standardized scale, with what is needed to
-# map its path back.
-standardize_problem <- function(problem, z, path_releases) {
+# Releases the standardization with the noise of its ledger rows
+# (problem$ledger; multiplier 0: exact, epsilon = Inf) and returns the
+# problem on the standardized scale, with what is needed to map its path
+# back (and the ledger with the sensitivities recorded).
+standardize_problem <- function(problem, path_releases) {
   plan <- problem$standardization
   if (is.null(plan)) return(problem)
   # Without bounds (epsilon = Inf only) nothing is clamped; with them, each
@@ -305,18 +340,16 @@ standardize_problem <- function(problem, z, path_releases) {
   public_upper <- if (is.null(problem$x.upper)) rep(Inf, problem$p) else problem$x.upper
   bounded <- all(is.finite(public_lower)) && all(is.finite(public_upper))
   private <- is.finite(problem$epsilon)
-  if (private && !(z > 0)) stop("internal error: a private standardization needs noise")
-  f <- standardization_factors(problem, path_releases)
-  noise_r <- if (private && plan$ranges) f[["ranges"]] * z else 0
-  noise_m <- if (private) f[["moments"]] * z else 0
-  noise_y <- if (private && plan$scale_y) f[["y"]] * z else 0
+  if (private && !(problem$ledger$noise_level > 0)) {
+    stop("internal error: a private standardization needs noise")
+  }
   weight_factor <- if (is.null(problem$weight_factor)) 1 else problem$weight_factor
   # x's releases, and y's (clamped to its public interval [y.lower,
   # y.upper], R/bounds.R, read through that interval like a column of x:
   # its histograms and moments, and their sensitivities, follow the
   # interval's width), one core call per step
   parts <- list(x = draw_scales_seeds(column_scales(
-    problem$x, public_lower, public_upper, plan, noise_r, noise_m, problem$rng,
+    problem$x, public_lower, public_upper, plan, "x", problem$rng,
     problem$weights, weight_factor)))
   y <- problem$y
   if (plan$scale_y) {
@@ -325,17 +358,24 @@ standardize_problem <- function(problem, z, path_releases) {
     y_lower <- if (is.null(problem$y.lower)) -problem$y.bound else problem$y.lower
     y_upper <- if (is.null(problem$y.upper)) problem$y.bound else problem$y.upper
     parts$y <- draw_scales_seeds(column_scales(
-      response_column(y), y_lower, y_upper, y_plan, if (plan$ranges) noise_y else 0,
-      noise_y, problem$rng, problem$weights, weight_factor))
+      response_column(y), y_lower, y_upper, y_plan, "y", problem$rng, problem$weights,
+      weight_factor))
   }
   designs <- lapply(parts, `[[`, "x")
   validate <- isTRUE(problem$validate_x_in_release)
+  ledger <- problem$ledger
   if (plan$ranges) {
-    released <- release_columns("ranges", designs, lapply(parts, ranges_request), validate)
+    for (s in parts) ledger <- record_ranges_sensitivity(ledger, s)
+    released <- release_columns("ranges", designs,
+                                lapply(parts, ranges_request, ledger = ledger), validate)
     parts <- Map(after_ranges, parts, released)
     validate <- FALSE
   }
-  parts <- lapply(parts, moments_request)
+  # (the moments' sensitivities follow the released clamps)
+  parts <- lapply(parts, moments_sensitivity)
+  for (s in parts) ledger <- record_moments_sensitivity(ledger, s)
+  problem$ledger <- ledger
+  parts <- lapply(parts, moments_request, ledger = ledger)
   released <- release_columns("moments", designs, lapply(parts, `[[`, "request"), validate)
   scales <- Map(after_moments, parts, released)
   xs <- scales$x

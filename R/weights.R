@@ -153,26 +153,28 @@ weights_mechanisms <- function(problem, path_releases) {
   list(mechanism(
     "weights: sum of the weights, clamped to [0, W]", "gaussian", 1L,
     "W (one weight in [0, W] replaced)", calibrated = TRUE,
-    factor = share_factor(1, weight_sum_share, path_share(problem), path_releases)))
+    factor = share_factor(1, weight_sum_share, path_share(problem), path_releases),
+    key = "weight_sum"))
 }
 
-# Releases the weight sum at noise level z and returns the problem with the
-# solver's weights omega_i = w_i n / S_released (`weights`), the released sum
-# and `weight_factor` = max possible omega_i (W n / S_released; at epsilon =
-# Inf the largest omega_i), which multiplies the bound-based sensitivities.
-normalize_weights <- function(problem, z, path_releases) {
+# Releases the weight sum with the noise of its ledger row (problem$ledger)
+# and returns the problem with the solver's weights omega_i = w_i n /
+# S_released (`weights`), the released sum and `weight_factor` = max
+# possible omega_i (W n / S_released; at epsilon = Inf the largest omega_i),
+# which multiplies the bound-based sensitivities.
+normalize_weights <- function(problem) {
   w <- problem$weights
   if (is.null(w)) return(problem)
   n <- problem$n
   if (is.finite(problem$epsilon)) {
     W <- problem$weights.bound
-    f <- share_factor(1, weight_sum_share, path_share(problem), path_releases)
-    # The Gaussian mechanism on S with noise sd f z W, through the package's
-    # one column-moments release (as the cv curve's): the mean of w / W with
-    # noise sd f z / n, times n W.
+    # The Gaussian mechanism on S (sensitivity W: one weight in [0, W]
+    # replaced) through the package's one column-moments release (as the cv
+    # curve's): the mean of w / W with the row's noise sd over n W, times n W.
+    problem$ledger <- record_sensitivity(problem$ledger, "weight_sum", W)
     moments <- .column_moments_cpp(matrix(w / W, ncol = 1L), list(
       transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
-      mean_sd = f * z / n, second_sd = 0, lower = NULL, upper = NULL, shift = NULL,
+      mean_sd = release_noise(problem$ledger, "weight_sum") / (n * W), second_sd = 0, lower = NULL, upper = NULL, shift = NULL,
       seed = draw_seed(), secure = problem$rng == "secure"))
     released <- max(moments$mean * n * W, weight_sum_floor * W * n)
     factor <- W * n / released

@@ -98,12 +98,14 @@ NumericVector exact_smoothness_cpp(SEXP x, List settings) {
 // [[Rcpp::export(.private_smoothness_cpp)]]
 List private_smoothness_cpp(SEXP x, List settings) {
   NumericVector bound = setting(settings, "value_bound");
+  NumericVector laplace = setting(settings, "scale");  // per column (the ledger's)
   return random_design_entry(
       x, settings, [&](const auto& design, dpglmnet::RandomSource& rng) -> SEXP {
+    if (bound.size() != design.cols() || laplace.size() != design.cols())
+      stop("private smoothness: one value_bound and one scale per column");
     std::vector<double> scale;
     std::vector<double> m = dpglmnet::private_smoothness(
-        design, number(settings, "curvature"), bound.begin(), number(settings, "epsilon"),
-        rng, &scale);
+        design, number(settings, "curvature"), bound.begin(), laplace.begin(), rng, &scale);
     return List::create(Named("smoothness") = m, Named("laplace_scale") = scale);
   });
 }

@@ -34,9 +34,11 @@ List radius_path(Solver& solver, int p, const std::vector<double>& radii, int tr
 List dpfw_path_cpp(SEXP x, NumericVector y, List settings) {
   y = read_response(y, settings);
   const std::vector<double> radii = numbers(settings, "radius");
+  // the Gumbel scale of each radius (R/l1.R: from the ledger's row)
+  const std::vector<double> scales = numbers(settings, "gumbel_scale");
+  if (scales.size() != radii.size()) stop("dpfw: one gumbel_scale per radius");
   const dpglmnet::FrankWolfeSettings fw{
-      number(settings, "clip"), number(settings, "gumbel_multiplier"),
-      number(settings, "intercept_noise_sd"), number(settings, "intercept_step"),
+      number(settings, "clip"), number(settings, "intercept_noise_sd"), number(settings, "intercept_step"),
       static_cast<long long>(number(settings, "steps")),
       number(settings, "intercept_clip")};
   const bool keep_picks = flag(settings, "keep_picks");
@@ -54,7 +56,8 @@ List dpfw_path_cpp(SEXP x, NumericVector y, List settings) {
                             keep_picks ? static_cast<int>(radii.size()) : 0);
         List out = radius_path(solver, design.cols(), radii, integer(settings, "trace"),
                                [&](int l, double radius) {
-          solver.fit(radius, keep_picks ? picks.begin() + static_cast<R_xlen_t>(l) * fw.steps
+          solver.fit(radius, scales[l],
+                     keep_picks ? picks.begin() + static_cast<R_xlen_t>(l) * fw.steps
                                         : nullptr);
         });
         if (keep_picks) {
@@ -88,9 +91,11 @@ List nmd_path_cpp(SEXP x, NumericVector y, List settings) {
 List dpfw_vr_path_cpp(SEXP x, NumericVector y, List settings) {
   y = read_response(y, settings);
   const std::vector<double> radii = numbers(settings, "radius");
+  // the Laplace scale of phase 0's leaves at each radius (R/l1.R: the ledger's)
+  const std::vector<double> scales = numbers(settings, "laplace_scale");
+  if (scales.size() != radii.size()) stop("dpfw-vr: one laplace_scale per radius");
   const dpglmnet::VarianceReducedFWSettings vr{
-      number(settings, "clip"), number(settings, "laplace_multiplier"),
-      number(settings, "intercept_multiplier"), number(settings, "intercept_step"),
+      number(settings, "clip"), number(settings, "intercept_multiplier"), number(settings, "intercept_step"),
       integer(settings, "phases"), integer(settings, "batch")};
   return random_solver_entry<dpglmnet::DPFWVRTag>(
       x, settings, [&](const auto& design, auto loss, dpglmnet::RandomSource& rng) -> SEXP {
@@ -109,7 +114,8 @@ List dpfw_vr_path_cpp(SEXP x, NumericVector y, List settings) {
                             keep_picks ? static_cast<int>(radii.size()) : 0);
         List out = radius_path(solver, design.cols(), radii, integer(settings, "trace"),
                                [&](int l, double radius) {
-          solver.fit(radius, keep_picks ? picks.begin() + static_cast<R_xlen_t>(l) * leaves
+          solver.fit(radius, scales[l],
+                     keep_picks ? picks.begin() + static_cast<R_xlen_t>(l) * leaves
                                         : nullptr);
         });
         if (keep_picks) {

@@ -130,7 +130,9 @@ res[["moments"]] <- dpglmnet:::.column_moments_cpp(u, list(
   shift = NULL, seed = c(5, 6), secure = FALSE))
 res[["smoothness"]] <- dpglmnet:::.private_smoothness_cpp(x, list(
   transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL), curvature = 1,
-  value_bound = rep(4, p), epsilon = 1, seed = c(11, 3), secure = FALSE))
+  # (the Laplace scale p b_j / (n epsilon) at epsilon = 1, given per column
+  # since issue 17's "one source for noise": the same numbers)
+  value_bound = rep(4, p), scale = rep(p * 16 / (n * 1), p), seed = c(11, 3), secure = FALSE))
 res[["quantiles"]] <- dpglmnet:::.magnitude_quantiles_cpp(x, as.double(yg), list(
   transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
   family = "gaussian", upper = rep(4, p), weighted = FALSE,

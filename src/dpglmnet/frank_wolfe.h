@@ -68,7 +68,6 @@ namespace dpglmnet {
 
 struct FrankWolfeSettings {
   double clip;               // C, coordinate-wise bound on d_i x_ij; +Inf: none
-  double gumbel_multiplier;  // beta / R = z 2C / n; 0: exact argmax
   double intercept_noise_sd; // z0 2C / n on the intercept gradient; 0: none
   double intercept_step;     // 1 / curvature
   long long steps;           // Frank-Wolfe steps per radius
@@ -98,13 +97,13 @@ class DPFrankWolfe {
   int coordinates() const { return static_cast<int>(coef_.size()); }
   const std::vector<double>& coef() const { return coef_; }
 
-  // Runs `steps` steps on the ball of radius R from the current point; the
-  // picked vertices (0-based: 2j for +R e_j, 2j + 1 for -R e_j) go to
-  // picks[0..steps) when picks is not null.
-  void fit(double radius, int* picks) {
+  // Runs `steps` steps on the ball of radius R from the current point, the
+  // noisy max at Gumbel scale `scale` (the ledger's: z 2 R C / n; 0: exact
+  // argmax); the picked vertices (0-based: 2j for +R e_j, 2j + 1 for -R e_j)
+  // go to picks[0..steps) when picks is not null.
+  void fit(double radius, double scale, int* picks) {
     const double t0 = fitted_ ? 1.0 : 0.0;
     fitted_ = true;
-    const double scale = settings_.gumbel_multiplier * radius;
     const long long snapshot_at = last_tenth_start(settings_.steps);
     for (long long t = 0; t < settings_.steps; ++t) {
       if (t == snapshot_at) snapshot_ = coef_;

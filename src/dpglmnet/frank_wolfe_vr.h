@@ -75,7 +75,6 @@ namespace dpglmnet {
 
 struct VarianceReducedFWSettings {
   double clip;                  // C (= L), coordinate-wise; +Inf: none
-  double laplace_multiplier;    // lambda_t / (R 2^t) = z 4 C / b; 0: exact argmax
   double intercept_multiplier;  // lambda0_t / 2^t = z0 2 C / b; 0: no noise
   double intercept_step;        // 1 / curvature
   int phases;                   // T
@@ -110,11 +109,14 @@ class VarianceReducedFrankWolfe {
   double last_pass_change() const { return last_change_; }
   long long leaves() const { return (2LL << settings_.phases) - 2; }
 
-  // One run on the ball of radius R from the current point; the vertex
-  // picked at each leaf (0-based: 2j for +R e_j, 2j + 1 for -R e_j) goes to
-  // picks[0..leaves()) when picks is not null.
-  void fit(double radius, int* picks) {
+  // One run on the ball of radius R from the current point, with Laplace
+  // scale `scale` 2^t at the leaves of phase t (the ledger's: z 4 R C / b;
+  // 0: exact argmax); the vertex picked at each leaf (0-based: 2j for +R
+  // e_j, 2j + 1 for -R e_j) goes to picks[0..leaves()) when picks is not
+  // null.
+  void fit(double radius, double scale, int* picks) {
     picks_ = picks;
+    scale_ = scale;
     t0_ = fitted_ ? 1.0 : 0.0;
     fitted_ = true;
     radius_ = radius;
@@ -191,7 +193,7 @@ class VarianceReducedFrankWolfe {
       utility_[2 * j + 1] = radius_ * v[j];
     }
     const int k = report_noisy_max_laplace(
-        utility_.data(), 2 * p_, settings_.laplace_multiplier * radius_ * two_t, rng_);
+        utility_.data(), 2 * p_, scale_ * two_t, rng_);
     if (picks_ != nullptr) picks_[leaf_] = k;
     const int j = k / 2;
     const double vertex = (k % 2 == 0) ? radius_ : -radius_;
@@ -216,7 +218,7 @@ class VarianceReducedFrankWolfe {
   const VarianceReducedFWSettings settings_;
   RandomSource& rng_;
   bool fitted_ = false;
-  double t0_ = 0.0, radius_ = 0.0, last_change_ = 0.0;
+  double t0_ = 0.0, radius_ = 0.0, scale_ = 0.0, last_change_ = 0.0;
   int phase_ = 0;
   long long leaf_ = 0, snapshot_at_ = 0;
   int cursor_ = 0;

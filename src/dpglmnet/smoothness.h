@@ -37,13 +37,14 @@ std::vector<double> exact_smoothness(const Design& x, double curvature,
 // column must be given for the transformed values), so each lies
 // in [0, b_j] and replacing one record moves the mean by at most b_j / n
 // (the paper's 2 b_j / n is for values in [-b_j, b_j]); the p releases share
-// epsilon equally (basic composition), hence the scale p b_j / (n epsilon).
-// The estimate is then clamped to [min(scale, b_j), b_j] (post-processing,
+// epsilon equally (basic composition), hence the Laplace scale p b_j / (n
+// epsilon), given per column as `scale` (R/smoothness.R: the ledger row's
+// noise multiplier p / epsilon times b_j / n). The estimate is then clamped to [min(scale, b_j), b_j] (post-processing,
 // free): a value above the public bound is noise, and one below one noise
 // scale cannot be told from noise; every M_j stays > 0.
 template <class Design>
 std::vector<double> private_smoothness(const Design& x, double curvature,
-                                       const double* bound, double epsilon,
+                                       const double* bound, const double* scale,
                                        RandomSource& rng,
                                        std::vector<double>* laplace_scale) {
   const int n = x.rows(), p = x.cols();
@@ -55,9 +56,8 @@ std::vector<double> private_smoothness(const Design& x, double curvature,
     x.for_each_in_column(j, [&](int, double v) {
       sum += std::min(curvature * v * v, cap);
     });
-    const double scale = p * cap / (n * epsilon);
-    m[j] = std::min(std::max(sum / n + rng.laplace(scale), std::min(scale, cap)), cap);
-    if (laplace_scale) (*laplace_scale)[j] = scale;
+    m[j] = std::min(std::max(sum / n + rng.laplace(scale[j]), std::min(scale[j], cap)), cap);
+    if (laplace_scale) (*laplace_scale)[j] = scale[j];
   }
   return m;
 }

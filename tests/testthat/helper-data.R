@@ -37,3 +37,10 @@ dpglmnet_warnings <- function(expr) {
   })
   seen
 }
+
+# A ledger's mechanisms without the columns recorded at the releases (the
+# numeric sensitivities: they may rest on released values, so the plan,
+# which reads no data, leaves them NA; issue 17).
+planned_columns <- function(mechanisms) {
+  mechanisms[setdiff(names(mechanisms), c("sensitivity_value", "sensitivity_length"))]
+}

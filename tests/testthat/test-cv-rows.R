@@ -36,8 +36,9 @@ cv_on_copies <- function(x, y, family, type.measure, epsilon, ...) {
   rows <- dpglmnet:::curve_mechanisms(K, held_out, loss.bound, second)
   z <- dpglmnet:::calibrate_noise(dpglmnet:::mechanism_table(rows), epsilon, 1 / n^2)
   link <- predict(fit, x[validation, , drop = FALSE], type = "link")
+  curve <- dpglmnet:::curve_ledger(rows, z, epsilon, K, held_out, loss.bound, second)
   released <- dpglmnet:::release_curve(
-    dpglmnet:::validation_loss(type.measure, fam, link, y[validation]), loss.bound, z,
+    dpglmnet:::validation_loss(type.measure, fam, link, y[validation]), loss.bound, curve,
     second, "seeded")
   list(fit = fit, validation = validation, cvm = pmin(pmax(released$mean, 0), loss.bound))
 }

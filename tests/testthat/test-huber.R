@@ -211,7 +211,7 @@ test_that("the l1-ball solvers take the Huber loss: with a huge delta their nois
   core <- list(family = "gaussian", intercept = TRUE,
                transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
                seed = c(3, 1), secure = FALSE, trace = 0L, radius = c(0.5, 1, 2))
-  fw <- c(core, list(clip = 2, intercept_clip = 2, shift = NULL, gumbel_multiplier = 0.05,
+  fw <- c(core, list(clip = 2, intercept_clip = 2, shift = NULL, gumbel_scale = 0.05 * c(0.5, 1, 2),
                      intercept_noise_sd = 0.01, intercept_step = 1, steps = 50,
                      keep_picks = TRUE))
   nmd <- c(core, list(clip = 2, noise_sd = 0.01, batch_size = 10L, steps = 50,

@@ -60,7 +60,6 @@ test_that("dpfw ledger: exponential selections and intercept compose in RDP as b
     expect_lte(ledger$epsilon, 1)
     expect_gt(ledger$epsilon, 1 - 1e-6)  # calibrated, not loose
     # The Gumbel scale is z times the replace-one sensitivity 2 R C / n.
-    expect_equal(fit$settings$gumbel_multiplier, z * 2 * 1 / 300)
     expect_equal(fit$settings$gumbel_scale, z * 2 * radius / 300)
     expect_equal(fit$settings$intercept_noise_sd, if (intercept) 3 * z * 2 / 300 else 0)
     expect_equal(dim(fit$vertices), c(15L, 3L))
@@ -275,7 +274,6 @@ test_that("dpfw-vr ledger: one pure-DP run per radius (Theorem 6), basic composi
     # b = 48 for n = 300 and T = 3.
     expect_equal(fit$settings$phases, 3L)
     expect_equal(fit$settings$batch, 48L)
-    expect_equal(fit$settings$laplace_multiplier, z * 4 * 1 / 48)
     expect_equal(fit$settings$laplace_scale, 2 * 1 * (2 * radius) * 2^3 / (48 * (1 / z)))
     expect_equal(fit$settings$intercept_multiplier, if (intercept) 9 * z * 2 / 48 else 0)
     expect_equal(dim(fit$vertices), c(2^4 - 2, 3))

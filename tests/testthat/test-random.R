@@ -131,7 +131,7 @@ test_that("Laplace draws have the Laplace law, from either source", {
   for (secure in c(FALSE, TRUE)) {
     out <- dpglmnet:::.private_smoothness_cpp(x, list(
       transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL), curvature = 1,
-      value_bound = rep(1, p), epsilon = p / scale, seed = c(11, 3), secure = secure))
+      value_bound = rep(1, p), scale = rep(scale, p), seed = c(11, 3), secure = secure))
     expect_equal(out$laplace_scale, rep(scale, p))
     l <- out$smoothness - 0.5
     l <- l[abs(l) < 0.35]
