@@ -166,3 +166,49 @@ test_that("the sampler refuses impossible sizes instead of crashing", {
   settings$batch_size <- 2L
   expect_error(dpglmnet:::.dpsgd_path_cpp(d$x, d$y, settings), "unknown family")
 })
+
+test_that("a subsampled path is charged what it costs in the budget split, not its step count", {
+  # DP-SGD's 1,000 minibatch steps are amplified by sampling: the path alone
+  # at the whole budget needs a noise multiplier z_alone. The standardization
+  # takes its share of mu^2 beside it, so the fit's path multiplier is about
+  # z_alone / sqrt(path share), not the one of 1,000 full-batch releases
+  # (when the steps were counted as such, the standardization got a small share of
+  # the path's noise and the joint calibration put the path at many z_alone).
+  d <- simulate_gaussian(n = 6000, p = 5)
+  set.seed(1)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(
+    d$x, d$y, solver = "dpsgd", epsilon = 1, delta = 1e-6, x.bounds = 8, y.bound = 20,
+    nlambda = 2, passes = 5, batch.size = 60))
+  led <- fit$privacy$mechanisms
+  path <- led[led$key == "path", ]
+  steps <- 2 * ceiling(5 * 6000 / 60)
+  expect_equal(path$count, steps)
+  z_alone <- noise_multiplier(epsilon = 1, delta = 1e-6, steps = steps, q = 60 / 6000,
+                              sampling = "without_replacement")
+  # (path share 0.7 or 0.4: at most 1 / sqrt(0.4) = 1.6 z_alone)
+  expect_lt(path$noise_multiplier, 1.7 * z_alone)
+  expect_gt(path$noise_multiplier, z_alone)
+  # the split is a plan rule: the whole fit still spends exactly its budget
+  expect_lte(fit$privacy$epsilon, 1)
+  expect_equal(fit$privacy$epsilon, 1, tolerance = 1e-6)
+  # and the fit is a model, not noise: near glmnet's at its lambda
+  skip_if_not_installed("glmnet")
+  ref <- glmnet::glmnet(d$x, d$y, lambda = min(fit$lambda))
+  expect_lt(max(abs(as.numeric(coef(fit, s = min(fit$lambda))) - as.numeric(coef(ref)))), 0.5)
+})
+
+test_that("path_cost(): full-batch rows cost their count, subsampled ones (mu z_alone)^2", {
+  path_cost <- getFromNamespace("path_cost", "dpglmnet")
+  mechanism <- getFromNamespace("mechanism", "dpglmnet")
+  full <- list(mechanism("full", "gaussian", 40, "2 C", calibrated = TRUE))
+  expect_identical(path_cost(full, 1, 1e-5), 40)
+  sub <- list(mechanism("lambda_max", "gaussian", 1, "2 C", calibrated = TRUE),
+              mechanism("steps", "gaussian", 5000, "2 C", calibrated = TRUE,
+                        sampling = "without_replacement", sampling_rate = 0.01))
+  z <- getFromNamespace("calibration", "dpglmnet")(
+    getFromNamespace("mechanism_table", "dpglmnet")(sub), 1, 1e-5)$z
+  cost <- path_cost(sub, 1, 1e-5)
+  expect_equal(cost, (gdp_mu(1, 1e-5) * z)^2)
+  expect_lt(cost, 100)
+  expect_identical(path_cost(sub, Inf, 1e-5), 5001)
+})
