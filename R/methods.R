@@ -554,7 +554,14 @@ is_radius_path <- function(object) identical(object$settings$path_parameter, "ra
 # The clipping threshold as summary() prints it: a number, or the released
 # quantiles (clip = "quantile", R/scales.R).
 clip_text <- function(settings) {
-  if (!identical(settings$clip, "quantile")) return(format(settings$clip))
+  if (!identical(settings$clip, "quantile")) {
+    # (DP-CD's default clip raised where the budget leaves its noise small, R/dpcd.R)
+    factor <- settings$clip_factor
+    if (!is.null(factor) && factor > 1) {
+      return(sprintf("%s x %.3g (raised with the budget)", format(settings$clip), factor))
+    }
+    return(format(settings$clip))
+  }
   if (is.null(settings$scale_levels) || !"clip" %in% names(settings$scale_levels)) {
     return("none (epsilon = Inf: nothing is clipped)")
   }

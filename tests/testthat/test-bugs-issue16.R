@@ -306,14 +306,14 @@ test_that("16.10: cv.dpglmnet fits on all records when the budget affords one la
   expect_equal(unname(predict(cvfit, x[1:3, ])), unname(predict(cvfit$dpglmnet.fit, x[1:3, ])))
   expect_output(print(cvfit), "Fitted on all 200 records")
 
-  # between the two: the training part of a split affords one lambda, all
-  # records three; with no validation part to choose among them, one lambda
-  # on all records
-  n <- 1600
+  # between the two: the training part of a split affords one lambda (fewer
+  # than 6, R/dpglmnet.R min_path_lambdas), all records six; with no
+  # validation part to choose among them, one lambda on all records
+  n <- 3600
   x <- matrix(rnorm(n * p), n, p)
   y <- x[, 1] + rnorm(n)
   expect_length(muffle_dpglmnet_warnings(
-    dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8))$lambda, 3L)
+    dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8))$lambda, 6L)
   cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(x, y, epsilon = 1, x.bounds = 4,
                                                 y.bound = 8))
   expect_length(cvfit$lambda, 1L)

@@ -6,7 +6,9 @@ quiet_cv <- function(...) {
   }))
 }
 
-curve_data <- function(n = 3000, p = 5, seed = 11) {
+# (6000 records: a split's training part affords a path of at least 6
+# lambdas at epsilon = 1, R/dpglmnet.R min_path_lambdas)
+curve_data <- function(n = 6000, p = 5, seed = 11) {
   set.seed(seed)
   x <- matrix(rnorm(n * p), n, p)
   y <- drop(x %*% c(1, -1, 0, 0, 0.5)) + rnorm(n)
@@ -25,7 +27,7 @@ test_that("the curve's ledger rows state their sensitivity and noise, and the to
   n_val <- length(cvfit$validation)
   B <- cvfit$loss.bound
   expect_gt(K, 1L)
-  expect_equal(n_val, 600L)
+  expect_equal(n_val, 1200L)
   expect_equal(curve$mechanism, c(
     "validation curve: mean clipped loss per lambda",
     "validation curve: mean squared clipped loss per lambda (for cvsd)"))
@@ -103,7 +105,8 @@ test_that("at epsilon = Inf the curve is the exact clipped validation loss", {
 })
 
 test_that("lambda.1se is at least lambda.min, on private curves too", {
-  d <- curve_data()
+  # (delta = 1 / n^2: 7500 records for a path on the training part)
+  d <- curve_data(n = 7500)
   for (seed in 1:3) {
     set.seed(seed)
     cvfit <- quiet_cv(d$x, d$y, epsilon = 1, x.bounds = 4, y.bound = 8)

@@ -51,7 +51,11 @@ test_that("DP-CD (standardized): noise_sd = row multiplier x 2 C_j / n, and the 
   m <- s$smoothness_values  # (features, then the intercept's: curvature 1)
   expect_length(m, d$p + 1)
   expect_equal(m[d$p + 1], 1)
-  clip <- sqrt(m / sum(m)) * s$clip
+  # (times the factor that raises the default clip of a gaussian fit where
+  # its noise is small: 0.02 n / (2 z) per coordinate of clip 1, R/dpcd.R)
+  z <- ledger_row(led, "path")$noise_multiplier
+  expect_equal(s$clip_factor, max(1, 0.02 * d$n / (2 * z)))
+  clip <- sqrt(m / sum(m)) * s$clip * s$clip_factor
   expect_equal(s$coordinate_clip, clip)
   expect_equal(led$sensitivities$path, 2 * clip / d$n)
   expect_equal(s$noise_sd, row_noise(led, "path"))

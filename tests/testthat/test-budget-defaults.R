@@ -1,0 +1,81 @@
+# Defaults that follow the budget (issue 16): DP-CD's default clip on the
+# standardized gaussian scale, and the smallest path worth a lambda choice.
+
+test_that("a gaussian DP-CD fit raises its default clip where the noise is below 0.02", {
+  set.seed(1)
+  n <- 20000
+  x <- matrix(rnorm(n * 3), n)
+  y <- drop(x %*% c(1, -1, 0.5)) + rexp(n) - 1   # skewed noise: clipping biases
+  fit <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 50, x.bounds = 8, y.bound = 40))
+  s <- fit$settings
+  rows <- fit$privacy$mechanisms
+  z <- rows$noise_multiplier[rows$key == "path"]
+  coordinates <- 3 + 1
+  expected <- 0.02 * n / (2 * z * (sqrt(coordinates) / sqrt(coordinates)))
+  expect_gt(expected, 1)
+  expect_equal(s$clip_factor, expected)
+  # the raised clip is the one clipped, noised and recorded on the ledger
+  m <- s$smoothness_values
+  expect_equal(s$coordinate_clip, sqrt(m / sum(m)) * s$clip * expected)
+  expect_equal(fit$privacy$sensitivities$path, 2 * s$coordinate_clip / n)
+  expect_equal(s$noise_sd, z * 2 * s$coordinate_clip / n)
+  # the noise of a coordinate gradient is then 0.02 on the standardized scale
+  expect_equal(max(s$noise_sd[1:3]) , 0.02, tolerance = 0.2)
+  expect_lte(fit$privacy$epsilon, 50)
+  expect_output(print(summary(fit)), "raised with the budget")
+  # nearer least squares than the clip of 1 per coordinate
+  ref <- stats::coef(stats::lm(y ~ x))
+  unit <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 50, x.bounds = 8, y.bound = 40,
+                                            clip = sqrt(coordinates)))
+  expect_equal(unit$settings$clip_factor, 1)
+  at <- min(fit$lambda)
+  err <- function(f) max(abs(as.numeric(coef(f, s = at)) - ref))
+  expect_lt(err(fit), err(unit))
+})
+
+test_that("the default clip is not raised at a small budget, for bounded losses, or when given", {
+  set.seed(2)
+  n <- 3000
+  x <- matrix(rnorm(n * 4), n)
+  y <- drop(x %*% c(1, -1, 0, 0)) + rnorm(n)
+  small <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 1, x.bounds = 6, y.bound = 20,
+                                             solver = "dpcd"))
+  expect_equal(small$settings$clip_factor, 1)
+  big <- 50
+  binomial <- muffle_dpglmnet_warnings(dpglmnet(x, y > 0, family = "binomial",
+                                                epsilon = big, x.bounds = 6))
+  expect_equal(binomial$settings$clip_factor, 1)
+  given <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = big, x.bounds = 6, y.bound = 20,
+                                             clip = 3))
+  expect_equal(given$settings$clip_factor, 1)
+  unstandardized <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = big, x.bounds = 6,
+                                                      y.bound = 20, standardize = FALSE))
+  expect_null(unstandardized$settings$clip_factor)
+  exact <- dpglmnet(x, y, epsilon = Inf, x.bounds = 6, y.bound = 20)
+  expect_true(all(is.infinite(exact$settings$coordinate_clip)))
+})
+
+test_that("a budget that affords fewer than 6 lambdas fits a single lambda", {
+  choose_schedule <- getFromNamespace("choose_schedule", "dpglmnet")
+  p <- 10
+  mu <- function(n) gdp_mu(1, 1 / n^2) * sqrt(1 - 0.3)
+  # the lambdas the rule affords: k = (0.05 mu n / 2)^2 / (p + 1) releases
+  # per coordinate, floor(sqrt(k / 2)) lambdas (at most 10)
+  affordable <- function(n) floor(sqrt((0.05 * mu(n) * n / 2)^2 / (p + 1) / 2))
+  seen <- integer()
+  for (n in seq(2000, 30000, by = 250)) {
+    s <- choose_schedule(NULL, NULL, NULL, "dpcd", 1, 1 / n^2, n, p, TRUE, sqrt(p + 1),
+                         TRUE, 0.3)
+    lambdas <- min(10, affordable(n))
+    seen <- c(seen, lambdas)
+    if (lambdas < 6) {
+      expect_true(s$single_lambda)
+      expect_equal(s$nlambda, 1L)
+    } else {
+      expect_false(s$single_lambda)
+      expect_equal(s$nlambda, as.integer(lambdas))
+    }
+  }
+  # the grid crosses the threshold: 3 to 5 affordable lambdas are fitted as one
+  expect_true(all(3:6 %in% seen))
+})
