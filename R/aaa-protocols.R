@@ -41,6 +41,7 @@
 #   uses_batch                draws minibatches of `batch.size` records (for
 #                             the others `batch.size` is neither checked nor
 #                             kept);
+#   default_batch_size(n)     its `batch.size` when none is given;
 #   weights                   takes glmnet's `weights` and `offset`;
 #   in_database               runs on a database table (R/database.R);
 #   smoothness                NULL: reads no smoothness constants; else the
@@ -66,7 +67,9 @@
 # level for all of them, builds the ledger, then runs them in order and maps
 # the path back to the original scale. Adding a solver is adding its file
 # and an entry in dpglmnet_solvers.
-new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE, weights = FALSE,
+new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
+                       default_batch_size = function(n) min(n, max(10, round(sqrt(n)))),
+                       weights = FALSE,
                        in_database = FALSE, smoothness = NULL, quantile_clip = NULL,
                        default_clip = function(p, intercept) sqrt(p + intercept),
                        quantile_clip_default = FALSE, automatic_schedule = FALSE,
@@ -74,7 +77,8 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE, weights
                        check = function(problem) problem,
                        convergence_tolerance = 1e-4,
                        unconverged_message = lambda_path_unconverged) {
-  c(list(name = name, by_radius = by_radius, uses_batch = uses_batch, weights = weights,
+  c(list(name = name, by_radius = by_radius, uses_batch = uses_batch,
+         default_batch_size = default_batch_size, weights = weights,
          in_database = in_database, smoothness = smoothness, quantile_clip = quantile_clip,
          default_clip = default_clip, quantile_clip_default = quantile_clip_default,
          automatic_schedule = automatic_schedule, step_limit = step_limit,

@@ -356,8 +356,9 @@
 #'   DP-SCD.
 #' @param batch.size DP-SGD, DP-SCD and `"nmd"`: records per minibatch, in
 #'   \[1, n\], drawn uniformly without replacement, independently at each
-#'   step; default \eqn{\min(n, \max(10, \sqrt n))}. Ignored (and not
-#'   checked) by the other solvers.
+#'   step; default (`NULL`) \eqn{\min(n, \max(10, \sqrt n))}, and all n
+#'   records for DP-SGD (full-batch proximal DP gradient descent, see
+#'   [dpsgd]). Ignored (and not checked) by the other solvers.
 #' @param average DP-CD: periodic averaging (Algorithm 1's outer loop): each
 #'   pass is an outer iteration that ends at the average of its inner
 #'   iterates. `FALSE` (default) returns the last iterate.
@@ -522,7 +523,7 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      l1.radius = NULL,
                      passes = NULL, clip = NULL,
                      step = 1, average = FALSE,
-                     batch.size = min(nrow(x), max(10, round(sqrt(nrow(x))))),
+                     batch.size = NULL,
                      selection = c("permutation", "random", "cyclic"),
                      smoothness = NULL, smoothness.budget = 0.1,
                      clip.budget = 0.2, standardize.budget = NULL,
@@ -713,6 +714,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # default, or any value, never stops a DP-CD fit on few records).
   uses_batch <- solver_declared$uses_batch
   if (uses_batch) {
+    # (NULL: the solver's default for n records, R/aaa-protocols.R)
+    if (is.null(batch.size)) batch.size <- solver_declared$default_batch_size(n)
     batch.size <- check_numeric(batch.size, "batch.size", lower = 1, upper = n,
                                 integer = TRUE)
   }

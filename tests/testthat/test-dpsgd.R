@@ -212,3 +212,30 @@ test_that("path_cost(): full-batch rows cost their count, subsampled ones (mu z_
   expect_lt(cost, 100)
   expect_identical(path_cost(sub, Inf, 1e-5), 5001)
 })
+
+test_that("DP-SGD's default batch is all n records (full-batch DP gradient descent, exact GDP)", {
+  d <- simulate_gaussian(n = 2000, p = 4)
+  set.seed(1)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, solver = "dpsgd", epsilon = 1,
+                                           x.bounds = 8, y.bound = 20, nlambda = 3,
+                                           passes = 4))
+  expect_equal(fit$settings$batch.size, 2000L)
+  expect_equal(fit$settings$steps_per_lambda, 4)
+  path <- fit$privacy$mechanisms[fit$privacy$mechanisms$key == "path", ]
+  expect_equal(path$sampling, "none")
+  expect_equal(path$count, 3 * 4)
+  expect_equal(fit$privacy$method, "gdp")
+  expect_equal(fit$privacy$epsilon, 1, tolerance = 1e-6)
+  # the minibatch solvers that keep sqrt(n)
+  expect_equal(getFromNamespace("solver_object", "dpglmnet")("nmd")$default_batch_size(2000),
+               45)
+  expect_equal(getFromNamespace("solver_object", "dpglmnet")("dpscd")$default_batch_size(50),
+               10)
+  # a given batch.size is kept and sampled
+  small <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, solver = "dpsgd", epsilon = 1,
+                                             x.bounds = 8, y.bound = 20, nlambda = 3,
+                                             passes = 4, batch.size = 100))
+  expect_equal(small$settings$batch.size, 100L)
+  expect_equal(small$privacy$mechanisms$sampling[small$privacy$mechanisms$key == "path"],
+               "without_replacement")
+})
