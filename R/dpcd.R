@@ -101,7 +101,8 @@ dpcd_solver <- new_solver("dpcd",
 dpcd_clip_noise <- 0.02
 
 dpcd_clip_factor <- function(problem) {
-  family <- dpglmnet_family(problem$family)
+  # (with its public parameter: Huber's derivative is bounded by its delta)
+  family <- problem_family(problem)
   if (isTRUE(problem$clip_given) || !is.numeric(problem$clip) ||
       is.null(problem$standardization_result) || is.finite(family$derivative_bound) ||
       !is.finite(problem$epsilon) || is.null(problem$ledger)) {

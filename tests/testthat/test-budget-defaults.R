@@ -45,6 +45,15 @@ test_that("the default clip is not raised at a small budget, for bounded losses,
   binomial <- muffle_dpglmnet_warnings(dpglmnet(x, y > 0, family = "binomial",
                                                 epsilon = big, x.bounds = 6))
   expect_equal(binomial$settings$clip_factor, 1)
+  # Huber: its derivative is bounded by its delta (the family's parameter)
+  huber <- muffle_dpglmnet_warnings(dpglmnet(x, y, family = huber_family(1), solver = "dpcd",
+                                             epsilon = big, x.bounds = 6, y.bound = 20,
+                                             nlambda = 3, passes = 2))
+  expect_equal(huber$settings$clip_factor, 1)
+  squared <- muffle_dpglmnet_warnings(dpglmnet(x, y, solver = "dpcd", epsilon = big,
+                                               x.bounds = 6, y.bound = 20, nlambda = 3,
+                                               passes = 2))
+  expect_gt(squared$settings$clip_factor, 1)
   given <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = big, x.bounds = 6, y.bound = 20,
                                              clip = 3))
   expect_equal(given$settings$clip_factor, 1)
@@ -78,4 +87,25 @@ test_that("a budget that affords fewer than 6 lambdas fits a single lambda", {
   }
   # the grid crosses the threshold: 3 to 5 affordable lambdas are fitted as one
   expect_true(all(3:6 %in% seen))
+})
+
+test_that("the raised clip is the one the core applies: the same fit as that clip given", {
+  set.seed(4)
+  n <- 4000
+  x <- matrix(rnorm(n * 4), n)
+  y <- drop(x %*% c(1, -1, 0.5, 0)) + rnorm(n)
+  fit_with <- function(...) {
+    set.seed(9)
+    muffle_dpglmnet_warnings(dpglmnet(x, y, solver = "dpcd", epsilon = 50, x.bounds = 4,
+                                      y.bound = 8, nlambda = 3, passes = 2, ...))
+  }
+  raised <- fit_with()
+  factor <- raised$settings$clip_factor
+  expect_gt(factor, 1)
+  given <- fit_with(clip = sqrt(5) * factor)
+  expect_equal(given$settings$clip_factor, 1)
+  expect_equal(given$settings$coordinate_clip, raised$settings$coordinate_clip)
+  expect_equal(given$settings$noise_sd, raised$settings$noise_sd)
+  expect_equal(as.matrix(given$beta), as.matrix(raised$beta))
+  expect_equal(given$a0, raised$a0)
 })
