@@ -18,6 +18,8 @@ dpcd_solver <- new_solver("dpcd",
     # Coordinates: the p features, then the intercept.
     m <- smooth$coordinates
     private <- is.finite(problem$epsilon)
+    # (the default clip's budget factor, when the clip is not released)
+    clip_factor <- if (private && is.null(problem$released_clip)) dpcd_clip_factor(problem)
     list(
       smooth = smooth,
       coordinates = length(m),
@@ -27,8 +29,8 @@ dpcd_solver <- new_solver("dpcd",
       # released quantiles of the clipped terms (clip = "quantile", R/scales.R).
       clip = if (!private) rep(Inf, length(m))
              else if (!is.null(problem$released_clip)) problem$released_clip
-             else sqrt(m / sum(m)) * problem$clip * dpcd_clip_factor(problem),
-      clip_factor = if (private && is.null(problem$released_clip)) dpcd_clip_factor(problem)
+             else sqrt(m / sum(m)) * problem$clip * clip_factor,
+      clip_factor = clip_factor
     )
   },
   start_release = function(problem) {
