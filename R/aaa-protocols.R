@@ -44,6 +44,8 @@
 #   default_batch_size(n)     its `batch.size` when none is given;
 #   weights                   takes glmnet's `weights` and `offset`;
 #   in_database               runs on a database table (R/database.R);
+#   sparse_shift              centres bound-scaled sparse columns itself
+#                             (problem$fw_shift, R/highdim.R);
 #   smoothness                NULL: reads no smoothness constants; else the
 #                             default private source with x.bounds
 #                             ("quantile" or "private", R/smoothness.R);
@@ -71,6 +73,7 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
                        default_batch_size = function(n) min(n, max(10, round(sqrt(n)))),
                        weights = FALSE,
                        in_database = FALSE, smoothness = NULL, quantile_clip = NULL,
+                       sparse_shift = FALSE,
                        default_clip = function(p, intercept) sqrt(p + intercept),
                        quantile_clip_default = FALSE, automatic_schedule = FALSE,
                        step_limit = 2, alpha_floor = 1e-3,
@@ -80,6 +83,7 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
   c(list(name = name, by_radius = by_radius, uses_batch = uses_batch,
          default_batch_size = default_batch_size, weights = weights,
          in_database = in_database, smoothness = smoothness, quantile_clip = quantile_clip,
+         sparse_shift = sparse_shift,
          default_clip = default_clip, quantile_clip_default = quantile_clip_default,
          automatic_schedule = automatic_schedule, step_limit = step_limit,
          alpha_floor = alpha_floor, check = check,

@@ -188,7 +188,9 @@ warn_ignored_by_dpfw <- function(average, selection, smoothness, step) {
 # (inst/bench/results/2026-11-25-highdim.md, "centring").
 # Sparse x: the transform only scales it (centring would fill in its
 # zeros), and Frank-Wolfe subtracts m_j / h_j itself (`fw_shift`,
-# src/dpglmnet/frank_wolfe.h), so a sparse fit is the dense fit. Without an
+# src/dpglmnet/frank_wolfe.h; a solver declaring `sparse_shift`), so a
+# sparse fit is the dense fit; for other solvers (DP-CD at moderate n,
+# R/moderate-n.R) a sparse x is not centred, as without an intercept. Without an
 # intercept nothing is centred (the model has no level to absorb the
 # shifts): the columns are divided by the envelope b_j = max(|l_j|, |u_j|).
 # The path is mapped back by unstandardize_path(): b_j = c_j / h_j (or c_j
@@ -198,8 +200,9 @@ warn_ignored_by_dpfw <- function(average, selection, smoothness, step) {
 scale_by_bounds <- function(problem) {
   if (!isTRUE(problem$bound_scaling)) return(problem)
   p <- problem$p
-  centre <- problem$intercept
   sparse <- is_sparse_x(problem$x)
+  # (a sparse x is centred only by a solver that subtracts the shift itself)
+  centre <- problem$intercept && (!sparse || isTRUE(solver_object(problem$solver)$sparse_shift))
   lower <- rep_len(problem$x.lower, p)
   upper <- rep_len(problem$x.upper, p)
   mid <- if (centre) (lower + upper) / 2 else rep(0, p)

@@ -195,10 +195,11 @@ intercept_problem <- function(problem, given = FALSE, why = NULL) {
   problem
 }
 
-# solver = "auto" in the plan (schedule_problem(), R/solvers.R): the
-# intercept-only fit where the plan's moderate-n criterion (R/moderate-n.R:
-# the planned standardization can resolve no column) is at or above its
-# warning threshold, for a spec that "auto" made eligible (R/highdim.R: finite
+# solver = "auto" in the plan (schedule_problem(), R/solvers.R): where the
+# plan's moderate-n criterion (R/moderate-n.R: the planned standardization
+# can resolve no column) is at or above its warning threshold, DP-CD on
+# columns scaled by their public bounds for a family with classes, the
+# intercept-only fit otherwise, for a spec that "auto" made eligible (R/highdim.R: finite
 # epsilon, no lambda / nlambda / weights / offset, standardized, a y.bound
 # for gaussian). Public inputs only: n, p, epsilon, delta, the shares.
 moderate_n_fallback <- function(problem) {
@@ -212,10 +213,20 @@ moderate_n_fallback <- function(problem) {
                                problem$standardization$scale_y,
                                problem$standardize.budget)
   if (crit < moderate_n_constants$warn) return(problem)
-  problem <- intercept_problem(problem, why = sprintf(paste(
-    "auto: moderate-n criterion %.2g >= %g (the private standardization could",
-    "resolve no column), so the intercept alone, at the whole budget"), crit,
-    moderate_n_constants$warn))
+  problem <- if (dpglmnet_family(problem$family)$classes &&
+                 crit < moderate_n_constants$bound_scaled_below) {
+    # classes: DP-CD on columns scaled by their public bounds, nothing
+    # released for the scales (R/moderate-n.R, bound_scaled_problem())
+    bound_scaled_problem(problem, why = sprintf(paste(
+      "auto: moderate-n criterion %.2g >= %g (the private standardization could",
+      "resolve no column), so dpcd on columns mapped to [-1, 1] by their public",
+      "bounds, at the whole budget"), crit, moderate_n_constants$warn))
+  } else {
+    intercept_problem(problem, why = sprintf(paste(
+      "auto: moderate-n criterion %.2g >= %g (the private standardization could",
+      "resolve no column), so the intercept alone, at the whole budget"), crit,
+      moderate_n_constants$warn))
+  }
   # (what the warning reads, R/moderate-n.R, and what cv.dpglmnet() reads
   # to decide at the full n, R/cv.R)
   problem$moderate_n_criterion <- crit

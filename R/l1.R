@@ -46,7 +46,7 @@ dpfw_intercept_clip <- function(problem) {
   if (is.null(problem$intercept_clip)) problem$clip else problem$intercept_clip
 }
 
-dpfw_solver <- l1_solver("dpfw",
+dpfw_solver <- l1_solver("dpfw", sparse_shift = TRUE,
   setup = function(problem) {
     finite <- is.finite(problem$epsilon)
     list(clip = if (finite) problem$clip else Inf,

@@ -35,8 +35,12 @@ schedule_problem <- function(problem) {
   schedule <- choose_schedule(problem$nlambda_given, problem$passes_given, problem$lambda,
                               problem$solver, problem$epsilon, problem$delta, problem$n,
                               problem$p, problem$intercept, problem$clip,
-                              !is.null(problem$standardization),
-                              problem$standardize.budget,
+                              # (bound-scaled columns, R/moderate-n.R: the
+                              # same rule, no standardization share)
+                              !is.null(problem$standardization) ||
+                                isTRUE(problem$bound_scaling),
+                              if (is.null(problem$standardization)) 0
+                              else problem$standardize.budget,
                               single = isTRUE(problem$single_requested))
   if (isTRUE(problem$single_requested)) {
     schedule$nlambda <- 1L
@@ -158,7 +162,10 @@ fit_private_path <- function(plan) {
   if (by_radius) {
     # the public radii: nothing to release
   } else if (isTRUE(problem$single_lambda)) {
-    lambda <- 1 / sqrt(problem$n)  # on the standardized scale
+    # on the standardized scale (bound-scaled columns, R/moderate-n.R: a
+    # fraction of it, their spread being a fraction of 1)
+    lambda <- (if (isTRUE(problem$bound_scaling)) moderate_n_constants$bound_lambda
+               else 1) / sqrt(problem$n)
   } else if (release_lambda_max) {
     lambda <- lambda_grid(solver$start_gradient(scaled, setup,
                                                 release_noise(ledger, "lambda_max")),
@@ -176,7 +183,10 @@ fit_private_path <- function(plan) {
          clip = problem$clip, alpha = problem$alpha, noise_multiplier = z,
          lambda_max = if (is.null(problem$lambda)) path$lambda[1L],
          lambda_max_source = if (is.null(problem$lambda)) {
-           if (isTRUE(problem$single_lambda)) "none (single lambda 1 / sqrt(n), standardized)"
+           if (isTRUE(problem$single_lambda) && isTRUE(problem$bound_scaling))
+             sprintf("none (single lambda %g / sqrt(n), bound-scaled)",
+                     moderate_n_constants$bound_lambda)
+           else if (isTRUE(problem$single_lambda)) "none (single lambda 1 / sqrt(n), standardized)"
            else if (release_lambda_max) "private" else "public bound (standardized)"
          },
          standardize = !is.null(problem$standardization),

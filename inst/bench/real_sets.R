@@ -20,7 +20,12 @@
 # mean cv.glmnet error; r_trivial (and its worst split) = dpglmnet error /
 # trivial error; absurd = fits with a coefficient times its column's sd
 # above 10 sd(y) (binomial: 10). Targets (issue 16): r_glmnet <= 1.15 at epsilon 1 for
-# n >= 5000; r_trivial_max <= 1.05 at epsilon >= 0.5, n >= 400. The
+# n >= 5000; r_trivial_max <= 1.05 at epsilon >= 0.5, n >= 400.
+# DPpack (when installed) at the same epsilon and bounds, on the same
+# model.matrix() columns (its dummies bounded by [0, 1]): DPpack = l2
+# objective perturbation with gamma = 1 (as trust.R), DPpack_tuned = its
+# own private tuning (tune_classification_model() /
+# tune_linear_regression_model()) over gamma in 10^(-4:0). The
 # script reads the data without privacy to score the fits (it is a
 # benchmark, not a private procedure).
 suppressPackageStartupMessages(library(dpglmnet))
@@ -30,6 +35,8 @@ only <- if (any(args == "--only")) strsplit(args[which(args == "--only") + 1L], 
 splits <- if (quick) 2L else 3L
 epsilons <- if (quick) 1 else c(0.5, 1, 2)
 have_glmnet <- requireNamespace("glmnet", quietly = TRUE)
+have_dppack <- requireNamespace("DPpack", quietly = TRUE)
+if (!have_dppack) cat("DPpack is not installed: its columns are NA.\n")
 
 have <- function(pkg) requireNamespace(pkg, quietly = TRUE)
 dataset <- function(pkg, name) {
@@ -138,6 +145,36 @@ guarded <- function(expr) {
   list(value = value, warn = warn)
 }
 
+# DPpack's held-out error: l2 objective perturbation at gamma = 1, or its
+# own private tuning over gamma (delta = 1 / m^2 for the gaussian one)
+dppack_error <- function(family, epsilon, tuned, x, y, xtest, ytest, lower, upper, y.bound) {
+  m <- nrow(x)
+  gammas <- if (tuned) 10^(-4:0) else 1
+  x <- as.data.frame(x)
+  xtest <- as.data.frame(xtest)
+  if (family == "gaussian") {
+    models <- lapply(gammas, function(g) DPpack::LinearRegressionDP$new(
+      "l2", eps = epsilon, delta = 1 / m^2, gamma = g))
+    model <- if (tuned) {
+      DPpack::tune_linear_regression_model(models, x, y, c(upper, y.bound),
+                                           c(lower, -y.bound), add.bias = TRUE)
+    } else {
+      models[[1]]$fit(x, y, c(upper, y.bound), c(lower, -y.bound), add.bias = TRUE)
+      models[[1]]
+    }
+    return(mean((model$predict(xtest, add.bias = TRUE) - ytest)^2))
+  }
+  models <- lapply(gammas, function(g) DPpack::LogisticRegressionDP$new("l2", eps = epsilon,
+                                                                          gamma = g))
+  model <- if (tuned) {
+    DPpack::tune_classification_model(models, x, y, upper, lower, add.bias = TRUE)
+  } else {
+    models[[1]]$fit(x, y, upper, lower, add.bias = TRUE)
+    models[[1]]
+  }
+  mean((model$predict(xtest, add.bias = TRUE) > 0.5) != ytest)
+}
+
 rows <- list()
 for (name in names(loaders)) {
   d <- loaders[[name]]()
@@ -175,6 +212,13 @@ for (name in names(loaders)) {
     }
     trivial <- if (d$family == "gaussian") mean((ytest - mean(yt))^2) else
       mean(ytest != as.numeric(mean(yt) > 0.5))
+    # DPpack's bounds: the same public ones, dummies in [0, 1]
+    x_train_mm <- mm(clamp_frame(xt, x.bounds))
+    x_test_mm <- mm(clamp_frame(xtest, x.bounds))
+    mm_bounds <- vapply(colnames(x_train_mm), function(v) {
+      if (v %in% names(x.bounds)) x.bounds[[v]] else 1
+    }, numeric(1))
+    mm_lower <- ifelse(colnames(x_train_mm) %in% names(x.bounds), -mm_bounds, 0)
     for (epsilon in epsilons) {
       set.seed(split)
       out <- guarded(cv.dpglmnet(xt, yt, family = d$family, epsilon = epsilon,
@@ -193,9 +237,19 @@ for (name in names(loaders)) {
         scale_y <- if (d$family == "gaussian") stats::sd(yt) else 1
         absurd <- as.integer(any(abs(b) * spread > 10 * scale_y, na.rm = TRUE))
       }
+      dppack <- c(NA_real_, NA_real_)
+      if (have_dppack) {
+        dppack <- vapply(c(FALSE, TRUE), function(tuned) {
+          set.seed(split)
+          tryCatch(dppack_error(d$family, epsilon, tuned, x_train_mm, yt_clamped, x_test_mm,
+                                ytest, mm_lower, mm_bounds, y.bound),
+                   error = function(e) NA_real_)
+        }, numeric(1))
+      }
       rows[[length(rows) + 1L]] <- data.frame(
         data = name, family = d$family, n = n, p = p, eps = epsilon, split = split,
-        dpglmnet = ours, cv.glmnet = reference, trivial = trivial, warn = out$warn,
+        dpglmnet = ours, cv.glmnet = reference, DPpack = dppack[1], DPpack_tuned = dppack[2],
+        trivial = trivial, warn = out$warn,
         absurd = absurd,
         solver = if (is.null(solver)) NA_character_ else solver, stringsAsFactors = FALSE)
     }
@@ -207,6 +261,7 @@ results <- do.call(rbind, rows)
 summary_rows <- lapply(split(results, list(results$data, results$eps), drop = TRUE), function(r) {
   data.frame(data = r$data[1], family = r$family[1], n = r$n[1], p = r$p[1], eps = r$eps[1],
              dpglmnet = mean(r$dpglmnet), cv.glmnet = mean(r$cv.glmnet),
+             DPpack = mean(r$DPpack), DPpack_tuned = mean(r$DPpack_tuned),
              trivial = mean(r$trivial),
              r_glmnet = mean(r$dpglmnet) / mean(r$cv.glmnet),
              r_trivial = mean(r$dpglmnet / r$trivial),

@@ -171,7 +171,7 @@ test_that("SQLite: the linear predictor recomputed in each query gives the same 
   expect_match(conditionMessage(e), "dpglmnet.database.residual")
 })
 
-test_that("at moderate n solver = \"auto\" picks the same fit on a table as in memory (the intercept alone)", {
+test_that("at moderate n solver = \"auto\" picks the same fit on a table as in memory (the intercept alone; bound-scaled DP-CD for binomial)", {
   skip_if_not_installed("RSQLite")
   con <- sqlite()
   on.exit(DBI::dbDisconnect(con))
@@ -181,8 +181,12 @@ test_that("at moderate n solver = \"auto\" picks the same fit on a table as in m
     # (moderate_n_criterion(): 3.0 gaussian, 2.6 binomial at epsilon 0.5)
     args <- list(epsilon = 0.5, x.bounds = 20, y.bound = if (family == "gaussian") 40)
     fits <- paired_fits(con, "records", data, family, args)
-    expect_identical(fits$memory$settings$solver, "intercept")
-    expect_identical(fits$database$settings$solver, "intercept")
+    # (binomial, crit in [1.5, 3.5): DP-CD on bound-scaled columns,
+    # R/moderate-n.R)
+    solver <- if (family == "gaussian") "intercept" else "dpcd"
+    expect_identical(fits$memory$settings$solver, solver)
+    expect_identical(fits$database$settings$solver, solver)
+    expect_identical(fits$database$settings$bound_scaling, family == "binomial")
     expect_same_fit(fits, tolerance = 1e-12)
     expect_identical(fits$database$privacy$mechanisms, fits$memory$privacy$mechanisms)
   }

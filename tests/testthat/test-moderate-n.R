@@ -175,3 +175,59 @@ test_that("the fit warns, from public quantities, where nothing can be resolved"
     ""
   }, warning = conditionMessage))))
 })
+
+test_that("binomial at moderate n: DP-CD on bound-scaled columns, one lambda, no scale released", {
+  ns <- asNamespace("dpglmnet")
+  n <- 500; p <- 10
+  c_mid <- crit(n, p, 1, scale_y = FALSE)
+  expect_gte(c_mid, 1.5)
+  expect_lt(c_mid, ns$moderate_n_constants$bound_scaled_below)
+  set.seed(1)
+  x <- matrix(rnorm(n * p), n, p)
+  x[, 3] <- rbinom(n, 1, 0.3)
+  y <- rbinom(n, 1, plogis(2 * x[, 1] - 2 * x[, 2]))
+  bounds <- c(rep(4, 2), 1, rep(4, p - 3))
+  lower <- c(rep(-4, 2), 0, rep(-4, p - 3))
+  warnings <- character(0)
+  fit <- withCallingHandlers(
+    dpglmnet(x, y, family = "binomial", epsilon = 1, x.bounds = cbind(lower, bounds)),
+    warning = function(w) {
+      warnings <<- c(warnings, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+  expect_true(any(grepl("mapped to [-1, 1]", warnings, fixed = TRUE)))
+  expect_identical(fit$settings$solver, "dpcd")
+  expect_true(fit$settings$bound_scaling)
+  expect_null(fit$settings$standardization)
+  expect_match(fit$settings$solver_choice, "moderate-n criterion", fixed = TRUE)
+  # the clip per coordinate and the single lambda are public constants
+  k <- ns$moderate_n_constants
+  expect_equal(fit$settings$clip, k$bound_clip * sqrt(p + 1))
+  expect_length(fit$lambda, 1L)
+  # only the path's releases: the whole budget, nothing for the scales
+  rows <- fit$privacy$mechanisms
+  expect_identical(unique(rows$key), "path")
+  expect_lte(fit$privacy$epsilon, 1)
+  expect_gt(fit$privacy$epsilon, 1 - 1e-6)
+  # the map back: predict() is the linear predictor of coef()
+  newx <- cbind(matrix(runif(20 * 2, -4, 4), 20, 2), rbinom(20, 1, 0.5),
+                matrix(runif(20 * (p - 3), -4, 4), 20, p - 3))
+  link <- drop(predict(fit, newx, type = "link"))
+  expect_lt(max(abs(link - drop(cbind(1, newx) %*% as.numeric(coef(fit))))), 1e-8)
+  # a gaussian response at the same shape keeps the intercept alone
+  yg <- x[, 1] + rnorm(n)
+  gaussian <- suppressWarnings(dpglmnet(x, yg, epsilon = 1, x.bounds = 4, y.bound = 8))
+  expect_identical(gaussian$settings$solver, "intercept")
+  # above bound_scaled_below the binomial fit is the intercept alone too
+  n_small <- 200
+  expect_gte(crit(n_small, p, 1, scale_y = FALSE), k$bound_scaled_below)
+  small <- suppressWarnings(dpglmnet(x[1:n_small, ], y[1:n_small], family = "binomial",
+                                     epsilon = 1, x.bounds = 4))
+  expect_identical(small$settings$solver, "intercept")
+  # a sparse x is scaled, not centred: the same map back
+  sparse <- suppressWarnings(dpglmnet(Matrix::Matrix(x, sparse = TRUE), y,
+                                      family = "binomial", epsilon = 1, x.bounds = 4))
+  expect_true(sparse$settings$bound_scaling)
+  expect_lt(max(abs(drop(predict(sparse, newx, type = "link")) -
+                      drop(cbind(1, newx) %*% as.numeric(coef(sparse))))), 1e-8)
+})
