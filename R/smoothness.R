@@ -94,10 +94,16 @@ choose_smoothness <- function(smoothness, p, epsilon, x.bounds, standardize,
     # The solver's private default (R/solvers.R): DP-CD's quantile
     # constants (R/scales.R), DP-SGD's Laplace ones.
     if (!is.null(x.bounds)) return(private_default)
-    message("dpglmnet: no `x.bounds` given, so smoothness = \"uniform\": ",
-            "every coordinate gets the same step and clipping threshold and ",
-            "imbalance across features is not exploited. Give `x.bounds` ",
-            "(public bounds on |x_ij|) for private smoothness constants.")
+    # A warning, not a message: on columns far from unit scale these steps
+    # make the coefficients noise or diverge, silently otherwise (infert,
+    # binomial, epsilon 1: links of -190 to -330).
+    dpglmnet_warn(paste(
+      "no `x.bounds` given, so the columns are used as they are, neither",
+      "standardized nor scaled, with smoothness = \"uniform\": every coordinate",
+      "gets the step and clipping threshold of a column of unit scale (|x_ij|",
+      "about 1). On columns of other scales the coefficients can be noise or",
+      "diverge (summary() prints the noise one update adds to each). Give",
+      "`x.bounds` (public bounds on the columns) to standardize privately."))
     return("uniform")
   }
   if (is.numeric(smoothness) && !is.object(smoothness)) {

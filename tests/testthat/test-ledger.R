@@ -26,7 +26,8 @@ test_that("the ledger total equals a hand computation", {
 
 test_that("public inputs are not charged", {
   d <- simulate_gaussian(n = 300, p = 3)
-  expect_message(
+  # (no x.bounds: a warning that the columns are used unscaled)
+  expect_warning(
     fit <- dpglmnet(d$x, d$y, lambda = c(0.5, 0.1), epsilon = 1, passes = 4),
     "uniform")
   mech <- fit$privacy$mechanisms
