@@ -192,17 +192,19 @@
 #' (`solver = "intercept"`, Section Solvers: the private mean of `y`, or
 #' proportion of the second class, with the whole budget), decided by the
 #' plan from the criterion at the default share, and the warning says so.
-#' For a binomial response with \eqn{1.5 \le c < 3.5} it is DP-CD instead,
+#' For a binomial response with \eqn{1.5 \le c < 12} it is DP-CD instead,
 #' on the columns mapped to \eqn{[-1, 1]} by their public intervals
 #' (nothing released for the scales: a 0/1 dummy keeps its full spread), at
 #' one public lambda \eqn{0.25 / \sqrt{n}} with a clip of 0.15 per
 #' coordinate and the whole budget (`summary()` and the warning say so).
 #' Measured with [cv.dpglmnet()] at epsilon 1 (`inst/bench/real_sets.R`,
 #' held-out misclassification over the majority class's): DNA (n = 3186,
-#' 180 dummies) 1.00 to 0.29, BreastCancer (n = 683) 1.00 to 0.69; on
-#' every generated design and Electricity subsample of
-#' `inst/bench/moderate_n.R` in that band it stayed at the trivial model's
-#' error (at most 1.000); a path of lambdas chosen on the validation curve
+#' 180 dummies) 1.00 to 0.29, BreastCancer (n = 683) 1.00 to 0.69,
+#' HouseVotes84 (n = 232, epsilon 1) 1.00 to 0.22; on the generated
+#' designs and Electricity subsamples of `inst/bench/moderate_n.R` in that
+#' band it stayed at the trivial model's error (at most 1.006); above 12
+#' (Sonar, n = 208, p = 60) it was up to 1.07, so the intercept alone stays
+#' there; a path of lambdas chosen on the validation curve
 #' there was up to 1.4 times the trivial model's error (noise), so the
 #' lambda is fixed. A gaussian response keeps the intercept alone:
 #' bound-scaled DP-CD was 1.08 to 1.3 times the mean's test MSE on

@@ -85,6 +85,9 @@ coefficient_noise_by_column <- function(object) {
   if (!is.null(r)) {
     by_column <- by_column * r$y_sd * r$x_scale
     by_column[r$x_constant] <- NA
+  } else if (!is.null(settings$bound_scale)) {
+    # columns divided by their public half-widths (R/highdim.R)
+    by_column <- by_column * rep_len(settings$bound_scale, p)
   }
   stats::setNames(by_column, rownames(object$beta))
 }

@@ -192,6 +192,10 @@ fit_private_path <- function(plan) {
          standardize = !is.null(problem$standardization),
          standardization = if (!isTRUE(problem$bound_scaling)) scaled$standardization_result,
          bound_scaling = isTRUE(problem$bound_scaling),
+         # (the public column scales of bound scaling, R/highdim.R: what maps
+         # the working scale back, for the noise summary() reports)
+         bound_scale = if (isTRUE(problem$bound_scaling))
+           scaled$standardization_result$x_scale,
          solver_choice = problem$solver_choice,
          scale_levels = scaled$scale_levels,
          penalty.factor = problem$penalty.factor,

@@ -30,10 +30,12 @@ test_that("the ledger: one Laplace row, epsilon spent = epsilon, by hand", {
   # the Laplace scale: sensitivity (u - l) / n = 16 / 400 times the multiplier
   expect_equal(fit$settings$intercept_noise_scale, 16 / 400 * m$noise_multiplier)
   expect_identical(fit$settings$intercept_noise, "laplace")
-  # binomial: sensitivity 1 / n
-  fb <- quietly(dpglmnet(d$x, d$yb, family = "binomial", epsilon = 0.5, x.bounds = 4))
+  # binomial: sensitivity 1 / n (at n = 100: with crit in [1.5, 12) a
+  # binomial fit is bound-scaled DP-CD instead, R/moderate-n.R)
+  db <- intercept_data(100)
+  fb <- quietly(dpglmnet(db$x, db$yb, family = "binomial", epsilon = 0.5, x.bounds = 4))
   expect_identical(fb$settings$solver, "intercept")
-  expect_equal(fb$settings$intercept_noise_scale, 1 / 400 * 2, tolerance = 1e-12)
+  expect_equal(fb$settings$intercept_noise_scale, 1 / 100 * 2, tolerance = 1e-12)
   expect_equal(fb$privacy$epsilon, 0.5, tolerance = 1e-12)
   expect_lte(fb$privacy$epsilon, 0.5)
 })
@@ -152,7 +154,8 @@ test_that("the warning says the fit is the private mean / proportion, with the c
                  sprintf("would be %.2g times", crit), fixed = TRUE)
   expect_warning(dpglmnet(d$x, d$y, epsilon = 0.5, x.bounds = 4, y.bound = 8),
                  "the fit is the private mean of the clamped response")
-  expect_warning(dpglmnet(d$x, d$yb, family = "binomial", epsilon = 0.5, x.bounds = 4),
+  db <- intercept_data(100)
+  expect_warning(dpglmnet(db$x, db$yb, family = "binomial", epsilon = 0.5, x.bounds = 4),
                  "the fit is the private proportion")
 })
 
@@ -176,6 +179,8 @@ test_that("every method works on the intercept-only fit", {
   expect_no_error(plot(fit))
   expect_equal(unname(deviance(fit, newx = d$x, newy = d$y)), sum((d$y - a0)^2))
   expect_true(family(fit) == "gaussian")
+  # (n = 100: the binomial intercept-only fit, R/moderate-n.R)
+  d <- intercept_data(100)
   fb <- quietly(dpglmnet(d$x, d$yb, family = "binomial", epsilon = 0.5, x.bounds = 4))
   p1 <- plogis(unname(fb$a0))
   expect_equal(as.numeric(predict(fb, d$x[1:3, ], type = "response")), rep(p1, 3))
@@ -207,11 +212,20 @@ test_that("cv.dpglmnet fits the intercept alone on all records, no split", {
   on.exit(grDevices::dev.off())
   # (no validation curve to plot: it says so)
   expect_warning(plot(cvfit), "no validation curve")
-  # binomial
+  # binomial: the intercept alone above the bound-scaled band (n = 100;
+  # at n = 400 the fit is bound-scaled DP-CD, R/moderate-n.R), on all
+  # records as well
+  db <- intercept_data(100)
+  set.seed(2)
+  cvb <- quietly(cv.dpglmnet(db$x, db$yb, family = "binomial", epsilon = 0.5, x.bounds = 4))
+  expect_identical(cvb$dpglmnet.fit$settings$solver, "intercept")
+  expect_true(all(predict(cvb, db$x[1:2, ], type = "class") %in% c("0", "1")))
   set.seed(2)
   cvb <- quietly(cv.dpglmnet(d$x, d$yb, family = "binomial", epsilon = 0.5, x.bounds = 4))
-  expect_identical(cvb$dpglmnet.fit$settings$solver, "intercept")
-  expect_true(all(predict(cvb, d$x[1:2, ], type = "class") %in% c("0", "1")))
+  expect_identical(cvb$dpglmnet.fit$settings$solver, "dpcd")
+  expect_true(cvb$dpglmnet.fit$settings$bound_scaling)
+  expect_length(cvb$validation, 0L)
+  expect_equal(cvb$dpglmnet.fit$nobs, 400)
   # where the training part would pick it but all records do not, cv
   # decides at the full n: DP-CD on all records (as before the rule)
   ns <- asNamespace("dpglmnet")

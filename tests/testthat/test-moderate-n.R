@@ -219,7 +219,7 @@ test_that("binomial at moderate n: DP-CD on bound-scaled columns, one lambda, no
   gaussian <- suppressWarnings(dpglmnet(x, yg, epsilon = 1, x.bounds = 4, y.bound = 8))
   expect_identical(gaussian$settings$solver, "intercept")
   # above bound_scaled_below the binomial fit is the intercept alone too
-  n_small <- 200
+  n_small <- 40
   expect_gte(crit(n_small, p, 1, scale_y = FALSE), k$bound_scaled_below)
   small <- suppressWarnings(dpglmnet(x[1:n_small, ], y[1:n_small], family = "binomial",
                                      epsilon = 1, x.bounds = 4))
@@ -230,4 +230,30 @@ test_that("binomial at moderate n: DP-CD on bound-scaled columns, one lambda, no
   expect_true(sparse$settings$bound_scaling)
   expect_lt(max(abs(drop(predict(sparse, newx, type = "link")) -
                       drop(cbind(1, newx) %*% as.numeric(coef(sparse))))), 1e-8)
+})
+
+test_that("bound-scaled DP-CD fits one lambda wherever the schedule would afford a path, and reports its noise on the original scale", {
+  # (found by an independent review: at n = 708, p = 10, epsilon 1 the
+  # schedule afforded 6 lambdas and a private lambda_max)
+  set.seed(1)
+  n <- 708
+  p <- 10
+  x <- matrix(runif(n * p, -1, 1), n, p)
+  y <- rbinom(n, 1, plogis(2 * x[, 1] - 2 * x[, 2]))
+  fit <- suppressWarnings(dpglmnet(x, y, family = "binomial", epsilon = 1, x.bounds = 1))
+  expect_true(fit$settings$bound_scaling)
+  expect_length(fit$lambda, 1L)
+  expect_false(any(fit$privacy$mechanisms$key == "lambda_max"))
+  expect_match(fit$settings$lambda_max_source, "bound-scaled", fixed = TRUE)
+  # the noise one update adds to a coefficient, on the original scale:
+  # the working scale's over the public half-width
+  set.seed(1)
+  x <- matrix(runif(5000, -4, 4), 500)
+  y <- rbinom(500, 1, plogis(x[, 1]))
+  noise <- vapply(c(4, 400), function(b) {
+    f <- suppressWarnings(dpglmnet(x, y, family = "binomial", epsilon = 1, x.bounds = b))
+    expect_true(f$settings$bound_scaling)
+    dpglmnet:::coefficient_noise_by_column(f)[[1]]
+  }, numeric(1))
+  expect_equal(noise[1] / noise[2], 100, tolerance = 1e-8)
 })
