@@ -342,6 +342,12 @@ cv_procedure <- function(records, call, family, type.measure, held_out, loss.bou
       "at one %s on all %d records with the whole budget, without a validation",
       "split%s."), planned_parameter(planned), n - held_out, planned_parameter(planned),
       n, if (refit) " or a refit" else ""))
+    else if (refit)
+      # (the moderate-n fits say why there is one fit, R/moderate-n.R; the
+      # refit asked for is not made, and says so)
+      dpglmnet_warn(sprintf(paste(
+        "refit = TRUE: the fit is made once, on all %d records with the whole",
+        "budget (nothing to choose at moderate n), so there is no refit."), n))
     refit <- FALSE
     validation <- integer(0)
     whole <- c(arguments, list(epsilon = epsilon, delta = delta, rng = rng))

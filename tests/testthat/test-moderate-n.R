@@ -257,3 +257,23 @@ test_that("bound-scaled DP-CD fits one lambda wherever the schedule would afford
   }, numeric(1))
   expect_equal(noise[1] / noise[2], 100, tolerance = 1e-8)
 })
+
+test_that("cv.dpglmnet(refit = TRUE) at moderate n says there is no refit", {
+  set.seed(1)
+  n <- 500
+  p <- 10
+  x <- matrix(rnorm(n * p), n, p)
+  y <- rbinom(n, 1, plogis(2 * x[, 1]))
+  seen <- character(0)
+  set.seed(2)
+  fit <- withCallingHandlers(
+    cv.dpglmnet(x, y, family = "binomial", epsilon = 1, x.bounds = 4, refit = TRUE),
+    warning = function(w) {
+      seen <<- c(seen, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+  expect_true(fit$dpglmnet.fit$settings$bound_scaling)
+  expect_null(fit$refit)
+  expect_true(any(grepl("refit = TRUE: the fit is made once", seen, fixed = TRUE)))
+  expect_setequal(fit$privacy$mechanisms$part, 0L)
+})
