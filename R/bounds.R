@@ -64,7 +64,19 @@ check_x_bounds <- function(x.bounds, p, column_names = NULL, sparse = FALSE) {
       if (length(bad) > 1L) "do" else "does"))
   }
   bounds$envelope <- pmax(abs(bounds$lower), abs(bounds$upper))
+  bounds$binary <- binary_columns(x.bounds, bounds, p)
   bounds
+}
+
+# The columns known to be 0/1 by the schema: the dummies a data frame's
+# factors expand to (design_bounds(), R/formula.R, marks them on the
+# bounds it builds), on the interval [0, 1]. Only their public interval is
+# relied on for privacy: whatever their values, they are read clamped to
+# [0, 1], so marking a column that is not 0/1 costs accuracy, never privacy.
+binary_columns <- function(x.bounds, bounds, p) {
+  marked <- attr(x.bounds, "binary", exact = TRUE)
+  if (!is.logical(marked) || length(marked) != p || anyNA(marked)) return(rep(FALSE, p))
+  marked & bounds$lower == 0 & bounds$upper == 1
 }
 
 # "`name`" or "3" for the columns `j`.

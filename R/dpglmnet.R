@@ -251,7 +251,10 @@
 #' declare such a column as a factor with its public levels.
 #'
 #' Bounds: each dummy column is 0/1, so it gets the interval \[0, 1\]
-#' without your giving it; each numeric column takes its bound by name from
+#' without your giving it, and its private standardization releases its
+#' mean alone (no histogram, no second moment: its sd is
+#' \eqn{\sqrt{m(1 - m)}} of its released mean \eqn{m}), which leaves the
+#' other releases more of the budget; each numeric column takes its bound by name from
 #' `x.bounds`, symmetric (`c(age = 90, income = 1e6)`) or as an interval
 #' (`list(age = c(18, 90), income = c(0, 1e6))`; a list may mix both), or
 #' one unnamed value for every numeric column, and an error names the
@@ -817,7 +820,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     value_bounds = x.bounds,
     x.lower = x_interval$lower, x.upper = x_interval$upper,
     standardization = standardization_plan(standardize, intercept, family$name, y.bound,
-                                           is_sparse_x(x), p, epsilon),
+                                           is_sparse_x(x), p, epsilon,
+                                           binary = x_interval$binary),
     standardize.budget = standardize.budget,
     standardize_budget_given = standardize_budget_given,
     n = n, p = p, family = family$name, family_parameter = family$parameter,

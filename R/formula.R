@@ -338,6 +338,13 @@ design_bounds <- function(variable_bounds, terms, assign, numeric_variables) {
   }, numeric(2))
   bounds <- t(term_interval[, assign, drop = FALSE])
   colnames(bounds) <- c("lower", "upper")
+  # A column of a term of factors only (a dummy, or a product of dummies)
+  # is 0/1 by construction: public schema that the standardization reads
+  # (R/standardize.R: its mean is released, its spread follows from it).
+  categorical_only <- vapply(seq_len(ncol(factors)), function(k) {
+    !length(intersect(variables[factors[, k] > 0], numeric_variables))
+  }, logical(1))
+  attr(bounds, "binary") <- unname(categorical_only[assign])
   if (any(abs(bounds) > 1e100)) {
     dpglmnet_abort("x.bounds", paste(
       "multiply to more than 1e100 on an interaction column: give smaller bounds."))

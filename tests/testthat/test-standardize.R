@@ -186,3 +186,77 @@ test_that("a rare dummy whose mass the counts cannot see keeps its effect; an al
   # the all-zero column's coefficient is noise, at most a few sd(y)
   expect_lt(max(abs(b["zero", ])), 10 * sd(y))
 })
+
+test_that("the 0/1 dummies of a data frame's factors release their mean alone", {
+  set.seed(7)
+  n <- 4000
+  df <- data.frame(g = factor(sample(c("a", "b", "c", "d"), n, TRUE,
+                                     prob = c(0.55, 0.3, 0.12, 0.03))),
+                   u = runif(n, -1, 1), v = rnorm(n))
+  y <- 1 + 2 * (df$g == "b") - 3 * (df$g == "d") + df$u + 0.5 * df$v + rnorm(n)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(df, y, epsilon = 1, delta = 1e-6, nlambda = 1,
+                                           lambda = 0.01, passes = 4,
+                                           x.bounds = list(u = 2, v = 6), y.bound = 20))
+  rows <- as.data.frame(fit$privacy)
+  count <- function(pattern) rows$count[grepl(pattern, rows$mechanism)]
+  # three dummies (gb, gc, gd) and two numeric columns: histograms and
+  # second moments of the numeric columns only, the means of all five
+  expect_equal(count("ranges of each column of x but its 0/1 dummies"), 2)
+  expect_equal(count("mean of each column of x"), 5)
+  expect_equal(count("second moment of each column of x but its 0/1 dummies"), 2)
+  # the total by hand: every Gaussian row composes in GDP at its multiplier
+  gaussian <- rows$type == "gaussian"
+  mu <- sqrt(sum(rows$count[gaussian] / rows$noise_multiplier[gaussian]^2))
+  expect_equal(fit$privacy$epsilon, gdp_epsilon(mu, 1e-6), tolerance = 1e-10)
+  expect_lte(fit$privacy$epsilon, 1)
+  # a dummy's sd follows from its released mean, sqrt(m (1 - m)); it keeps [0, 1]
+  r <- fit$settings$standardization
+  dummies <- 1:3
+  expect_equal(r$x_sd[dummies], sqrt(r$x_mean[dummies] * (1 - r$x_mean[dummies])))
+  expect_equal(c(r$x_lower[dummies], r$x_upper[dummies]), rep(c(0, 1), each = 3))
+  expect_equal(unname(r$x_mean[dummies]), c(0.3, 0.12, 0.03), tolerance = 0.1)
+  # its second moment's sensitivity is never recorded: only the numeric columns'
+  expect_length(fit$privacy$sensitivities$x_second_moment, 2)
+
+  # Exact (epsilon = Inf): the same standardization as the matrix interface,
+  # which knows no dummies (sd sqrt(m (1 - m)) is the dummy's 1/n sd)
+  exact_frame <- dpglmnet(df, y, epsilon = Inf, x.bounds = list(u = 2, v = 6),
+                          y.bound = 20, nlambda = 5, passes = 50)
+  x <- model.matrix(~ ., df)[, -1]
+  exact_matrix <- dpglmnet(x, y, epsilon = Inf,
+                           x.bounds = cbind(c(0, 0, 0, -2, -6), c(1, 1, 1, 2, 6)),
+                           y.bound = 20, nlambda = 5, passes = 50)
+  expect_equal(exact_frame$settings$standardization$x_sd,
+               exact_matrix$settings$standardization$x_sd, tolerance = 1e-12)
+  expect_equal(as.matrix(coef(exact_frame)), as.matrix(coef(exact_matrix)),
+               tolerance = 1e-10, ignore_attr = TRUE)
+
+  # A matrix with the same 0/1 columns and no schema releases them as any
+  # column (histograms and second moments)
+  matrix_fit <- muffle_dpglmnet_warnings(dpglmnet(
+    x, y, epsilon = 1, delta = 1e-6, nlambda = 1, lambda = 0.01, passes = 4,
+    x.bounds = cbind(c(0, 0, 0, -2, -6), c(1, 1, 1, 2, 6)), y.bound = 20))
+  rows <- as.data.frame(matrix_fit$privacy)
+  expect_equal(rows$count[grepl("second moment of each column of x, clamped",
+                                rows$mechanism)], 5)
+})
+
+test_that("a dummy of a level in nearly every record is centred at 1, not read as an intercept", {
+  set.seed(3)
+  n <- 3000
+  df <- data.frame(g = factor(c(rep("a", 3), rep("b", n - 3))), u = runif(n, -1, 1))
+  y <- 1 + df$u + rnorm(n)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(df, y, epsilon = 1, nlambda = 1, lambda = 0.01,
+                                           x.bounds = list(u = 1), y.bound = 10))
+  r <- fit$settings$standardization
+  expect_true(r$x_unresolved[1])
+  expect_identical(unname(r$x_center[1]), 1)
+  b <- as.matrix(coef(fit))
+  expect_true(all(is.finite(b)))
+  expect_lt(abs(b["(Intercept)", 1] - 1), 1)
+  # predict() is the linear predictor of coef()
+  newx <- df[1:10, ]
+  expect_equal(drop(predict(fit, newx)),
+               drop(cbind(1, model.matrix(~ ., newx)[, -1]) %*% b[, 1]), tolerance = 1e-8,
+               ignore_attr = TRUE)
+})
