@@ -69,6 +69,10 @@
     .Call(`_dpglmnet_dpcd_start_gradient_cpp`, x, y, settings)
 }
 
+.signal_check_cpp <- function(x, y, settings) {
+    .Call(`_dpglmnet_signal_check_cpp`, x, y, settings)
+}
+
 .dpcd_path_cpp <- function(x, y, settings) {
     .Call(`_dpglmnet_dpcd_path_cpp`, x, y, settings)
 }

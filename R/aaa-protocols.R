@@ -57,6 +57,9 @@
 #                             unstandardized fits with x.bounds;
 #   automatic_schedule        the number of lambdas and passes follow the
 #                             budget (choose_schedule(), R/dpglmnet.R);
+#   signal_check              solver = "auto" checks its single lambda
+#                             against a released signal (R/signal.R: its
+#                             gradients are the clipped coordinate ones);
 #   step_limit                a `step` above it may diverge (a warning);
 #   alpha_floor               the floor of alpha in lambda_max (glmnet's
 #                             1e-3);
@@ -76,7 +79,7 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
                        sparse_shift = FALSE,
                        default_clip = function(p, intercept) sqrt(p + intercept),
                        quantile_clip_default = FALSE, automatic_schedule = FALSE,
-                       step_limit = 2, alpha_floor = 1e-3,
+                       signal_check = FALSE, step_limit = 2, alpha_floor = 1e-3,
                        check = function(problem) problem,
                        convergence_tolerance = 1e-4,
                        unconverged_message = lambda_path_unconverged) {
@@ -85,7 +88,8 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
          in_database = in_database, smoothness = smoothness, quantile_clip = quantile_clip,
          sparse_shift = sparse_shift,
          default_clip = default_clip, quantile_clip_default = quantile_clip_default,
-         automatic_schedule = automatic_schedule, step_limit = step_limit,
+         automatic_schedule = automatic_schedule, signal_check = signal_check,
+         step_limit = step_limit,
          alpha_floor = alpha_floor, check = check,
          convergence_tolerance = convergence_tolerance,
          unconverged_message = unconverged_message),
@@ -126,6 +130,12 @@ lambda_path_unconverged <- function(problem, settings, lambda, relative) {
 #                             problem, or NULL;
 #   offset_in_response        an offset moves into the response (glmnet's
 #                             elnet) rather than the link;
+#   signal_mean(scale_y)      the mean model of the signal check (R/signal.R;
+#                             a canonical link, so the loss's derivative
+#                             there is m - y): list(release = FALSE) for a
+#                             response centred by its released mean,
+#                             list(release = TRUE, lower, upper) for a mean
+#                             released on y's interval, NULL: no check;
 #   cv_measures, deviance_name, default_loss_bound(type.measure, residual)
 #                             cv.dpglmnet()'s measures (R/cv-curve.R);
 #   sql_derivative(source, eta, y), sql_invalid_response(y)  the loss's
@@ -145,6 +155,7 @@ lambda_path_unconverged <- function(problem, settings, lambda, relative) {
 new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = Inf,
                        standardize_response = bounded_response,
                        public_lambda_max = function(scale_y, has_offset) NULL,
+                       signal_mean = function(scale_y) NULL,
                        offset_in_response = FALSE, classes = FALSE,
                        sql_invalid_response = function(y) NULL,
                        parameter = NULL, parameter_name = NULL,
@@ -152,7 +163,7 @@ new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = I
   structure(c(list(name = name, bounded_response = bounded_response,
                    derivative_bound = derivative_bound,
                    standardize_response = standardize_response,
-                   public_lambda_max = public_lambda_max,
+                   public_lambda_max = public_lambda_max, signal_mean = signal_mean,
                    offset_in_response = offset_in_response, classes = classes,
                    sql_invalid_response = sql_invalid_response, parameter = parameter,
                    parameter_name = parameter_name, with_parameter = with_parameter,

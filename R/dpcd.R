@@ -13,6 +13,8 @@ dpcd_solver <- new_solver("dpcd",
   smoothness = "quantile", quantile_clip = "coordinate", quantile_clip_default = TRUE,
   # nlambda and passes from the budget (choose_schedule())
   automatic_schedule = TRUE,
+  # solver = "auto" checks its single lambda (R/signal.R)
+  signal_check = TRUE,
   setup = function(problem) {
     smooth <- problem_smoothness(problem)
     # Coordinates: the p features, then the intercept.

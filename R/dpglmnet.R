@@ -298,7 +298,17 @@
 #' @param nlambda Number of lambda values when `lambda` is not given. Default
 #'   (`NULL`): 10, or, for a private standardized DP-CD fit, as many as the
 #'   budget affords (see `passes`); when it affords fewer than 6, a single
-#'   lambda of \eqn{1/\sqrt{n}} on the standardized scale. Giving it (as
+#'   lambda of \eqn{1/\sqrt{n}} on the standardized scale. With
+#'   `solver = "auto"` that single lambda is checked first: the L2 norm of
+#'   the clipped gradients at the mean model is released (at most 4\% of
+#'   the path's cost; for binomial with a released proportion of ones, which
+#'   sets that model's intercept), and when it is below the noise one pass
+#'   of DP-CD adds to them, every coefficient would be mostly noise, so the
+#'   lambda is raised to a few noise sds of one update (a column enters only
+#'   where its effect clears the noise; a warning says so, and
+#'   `fit$settings$signal_check` holds what was released). On Caravan (6\%
+#'   buyers, 85 columns) at epsilon 1 this took the held-out
+#'   misclassification from 1.20 times the majority class's to 1.00. Giving it (as
 #'   giving `lambda`) asks for a lambda path, so `solver = "auto"` then
 #'   picks `"dpcd"` even when p is large against n (Section High
 #'   dimension).

@@ -25,6 +25,8 @@ dpglmnet_families <- list(
     # |(1/n) sum_i x~_ij y~_i| <= 1 for standardized x and y
     # (Cauchy-Schwarz)
     public_lambda_max = function(scale_y, has_offset) if (scale_y) 1,
+    # (the standardized y is centred by its released mean: the mean model is 0)
+    signal_mean = function(scale_y) if (scale_y) list(release = FALSE),
     cv_measures = c("mse", "deviance", "mae"),
     deviance_name = "Mean-Squared Error",
     # (residual: the bound of a residual, 2 s_y or y.bound, R/cv-curve.R)
@@ -81,6 +83,8 @@ dpglmnet_families <- list(
     # |(1/n) sum_i x~_ij (1/2 - y_i)| <= 1/2 at b = 0; with an offset o_i the
     # derivative at b = 0 is sigmoid(o_i) - y_i, up to 1
     public_lambda_max = function(scale_y, has_offset) if (has_offset) 1 else 0.5,
+    # (the mean model: the released proportion of ones)
+    signal_mean = function(scale_y) list(release = TRUE, lower = 0, upper = 1),
     cv_measures = c("deviance", "class", "mse", "mae"),
     deviance_name = "Binomial Deviance",
     # mse and mae sum over the two classes (at most 2); the deviance clipped

@@ -83,6 +83,17 @@ plan_private_path_once <- function(problem) {
   solver_rows <- c(if (release_lambda_max) list(solver$start_release(problem)),
                    solver$releases(problem))
   path_releases <- path_cost(solver_rows, problem$epsilon, problem$delta)
+  # The signal check of solver = "auto" (R/signal.R), priced with the path:
+  # its rows count as the releases at the path's multiplier they cost, so
+  # the other shares of the budget are those they would be without it.
+  signal_check <- plans_signal_check(problem, path_releases)
+  if (signal_check) {
+    signal_rows <- signal_mechanisms(problem, path_releases)
+    path_releases <- path_releases + sum(vapply(signal_rows, function(row) {
+      row$count / row$factor^2
+    }, numeric(1)))
+    solver_rows <- c(signal_rows, solver_rows)
+  }
   mechanisms <- mechanism_table(c(
     weights_mechanisms(problem, path_releases),
     standardization_mechanisms(problem, path_releases),
@@ -92,7 +103,8 @@ plan_private_path_once <- function(problem) {
   # (the noise level and the ledger's account at it, one core call)
   calibrated <- calibration(mechanisms, problem$epsilon, problem$delta)
   list(solver = solver, by_radius = by_radius, public_max = public_max,
-       release_lambda_max = release_lambda_max, path_releases = path_releases,
+       release_lambda_max = release_lambda_max, signal_check = signal_check,
+       path_releases = path_releases,
        mechanisms = mechanisms, problem = problem,
        calibration = calibrated,
        z = calibrated$z)
@@ -156,16 +168,25 @@ fit_private_path <- function(plan) {
   for (key in names(sensitivities)) {
     scaled$ledger <- record_sensitivity(scaled$ledger, key, sensitivities[[key]])
   }
+  noise <- solver$noise(scaled, setup, scaled$ledger)
+  signal <- NULL
+  if (isTRUE(plan$signal_check)) {
+    signal <- release_signal_check(scaled, setup, noise)
+    scaled <- signal$problem
+    signal <- signal$check
+    warn_signal_check(signal, problem)
+  }
   ledger <- scaled$ledger
-  noise <- solver$noise(scaled, setup, ledger)
   alpha_floor <- solver$alpha_floor
   if (by_radius) {
     # the public radii: nothing to release
   } else if (isTRUE(problem$single_lambda)) {
     # on the standardized scale (bound-scaled columns, R/moderate-n.R: a
-    # fraction of it, their spread being a fraction of 1)
-    lambda <- (if (isTRUE(problem$bound_scaling)) moderate_n_constants$bound_lambda
-               else 1) / sqrt(problem$n)
+    # fraction of it, their spread being a fraction of 1; after a signal
+    # check, R/signal.R, its lambda)
+    lambda <- if (!is.null(signal)) signal$lambda else
+      (if (isTRUE(problem$bound_scaling)) moderate_n_constants$bound_lambda
+       else 1) / sqrt(problem$n)
   } else if (release_lambda_max) {
     lambda <- lambda_grid(solver$start_gradient(scaled, setup,
                                                 release_noise(ledger, "lambda_max")),
@@ -186,6 +207,8 @@ fit_private_path <- function(plan) {
            if (isTRUE(problem$single_lambda) && isTRUE(problem$bound_scaling))
              sprintf("none (single lambda %g / sqrt(n), bound-scaled)",
                      moderate_n_constants$bound_lambda)
+           else if (!is.null(signal) && !signal$passed)
+             "none (single lambda at the noise level: the signal check, standardized)"
            else if (isTRUE(problem$single_lambda)) "none (single lambda 1 / sqrt(n), standardized)"
            else if (release_lambda_max) "private" else "public bound (standardized)"
          },
@@ -196,7 +219,11 @@ fit_private_path <- function(plan) {
          # the working scale back, for the noise summary() reports)
          bound_scale = if (isTRUE(problem$bound_scaling))
            scaled$standardization_result$x_scale,
-         solver_choice = problem$solver_choice,
+         solver_choice = if (!is.null(signal) && !signal$passed) {
+           paste0(problem$solver_choice, "; the released signal did not clear the noise,",
+                  " so its lambda is at the noise level")
+         } else problem$solver_choice,
+         signal_check = signal,
          scale_levels = scaled$scale_levels,
          penalty.factor = problem$penalty.factor,
          lower.limits = problem$lower.limits, upper.limits = problem$upper.limits,

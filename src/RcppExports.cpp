@@ -222,6 +222,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// signal_check_cpp
+List signal_check_cpp(SEXP x, NumericVector y, List settings);
+RcppExport SEXP _dpglmnet_signal_check_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< List >::type settings(settingsSEXP);
+    rcpp_result_gen = Rcpp::wrap(signal_check_cpp(x, y, settings));
+    return rcpp_result_gen;
+END_RCPP
+}
 // dpcd_path_cpp
 List dpcd_path_cpp(SEXP x, NumericVector y, List settings);
 RcppExport SEXP _dpglmnet_dpcd_path_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
@@ -618,6 +631,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_exact_smoothness_cpp", (DL_FUNC) &_dpglmnet_exact_smoothness_cpp, 2},
     {"_dpglmnet_private_smoothness_cpp", (DL_FUNC) &_dpglmnet_private_smoothness_cpp, 2},
     {"_dpglmnet_dpcd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpcd_start_gradient_cpp, 3},
+    {"_dpglmnet_signal_check_cpp", (DL_FUNC) &_dpglmnet_signal_check_cpp, 3},
     {"_dpglmnet_dpcd_path_cpp", (DL_FUNC) &_dpglmnet_dpcd_path_cpp, 3},
     {"_dpglmnet_dpsgd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpsgd_start_gradient_cpp, 3},
     {"_dpglmnet_dpsgd_path_cpp", (DL_FUNC) &_dpglmnet_dpsgd_path_cpp, 3},

@@ -19,6 +19,7 @@
 #include "dpglmnet/magnitude_quantiles.h"
 #include "dpglmnet/noisy_max.h"
 #include "dpglmnet/path.h"
+#include "dpglmnet/signal_check.h"
 #include "dpglmnet/smoothness.h"
 #include "dpglmnet/standardize.h"
 #include "interface_common.h"
@@ -133,6 +134,31 @@ NumericVector dpcd_start_gradient_cpp(SEXP x, NumericVector y, List settings) {
           return g;
         });
       });
+}
+
+// The signal check of solver = "auto" (R/signal.R; signal_check.h):
+// settings: coordinate_clip (the features'), release_mean, mean_lower,
+// mean_upper, mean_sd, norm_sd, seed, secure, transform,
+// response_transform. Returns list(norm, mean), both released.
+// [[Rcpp::export(.signal_check_cpp)]]
+List signal_check_cpp(SEXP x, NumericVector y, List settings) {
+  y = read_response(y, settings);
+  return as<List>(random_design_entry(
+      x, settings, [&](const auto& design, dpglmnet::RandomSource& rng) -> SEXP {
+        const std::vector<double> clip = numbers(settings, "coordinate_clip");
+        if (static_cast<int>(clip.size()) != design.cols() || y.size() != design.rows())
+          stop("internal error: the signal check needs one clip per column, one y per row");
+        const dpglmnet::SignalCheckSettings check{
+            clip.data(), flag(settings, "release_mean"), number(settings, "mean_lower"),
+            number(settings, "mean_upper"), number(settings, "mean_sd"),
+            number(settings, "norm_sd")};
+        if (!(check.mean_sd >= 0.0) || !(check.norm_sd >= 0.0) ||
+            !(check.mean_lower <= check.mean_upper))
+          stop("internal error: invalid signal check settings");
+        const dpglmnet::SignalCheck released =
+            dpglmnet::release_signal_check(design, y.begin(), check, rng);
+        return List::create(Named("norm") = released.norm, Named("mean") = released.mean);
+      }));
 }
 
 // [[Rcpp::export(.dpcd_path_cpp)]]

@@ -227,10 +227,13 @@ test_that("cv.dpglmnet on a data frame or formula (the entry for its hook)", {
   x <- model.matrix(~ age + income + sex + region, df)[, -1]
   expect_equal(predict(cvfit, df[1:3, ]), predict(cvfit, x[1:3, ]))
   # the same split, path and choice as the matrix interface
+  # (its dummies as the expansion marks them: 0/1 by the schema, on [0, 1],
+  # R/bounds.R, so that their mean alone is released)
+  dummy_bounds <- cbind(c(-90, -1e5, 0, 0, 0, 0), c(90, 1e5, 1, 1, 1, 1))
+  attr(dummy_bounds, "binary") <- c(FALSE, FALSE, TRUE, TRUE, TRUE, TRUE)
   set.seed(9)
-  by_matrix <- quietly(cv.dpglmnet(x, df$cost, epsilon = 1,
-                                   x.bounds = c(90, 1e5, 1, 1, 1, 1), y.bound = 1e4,
-                                   nlambda = 4))
+  by_matrix <- quietly(cv.dpglmnet(x, df$cost, epsilon = 1, x.bounds = dummy_bounds,
+                                   y.bound = 1e4, nlambda = 4))
   expect_equal(as.matrix(coef(cvfit)), as.matrix(coef(by_matrix)))
   if (any(grepl("cv_dpglmnet_frame", deparse(body(cv.dpglmnet)), fixed = TRUE))) {
     set.seed(9)

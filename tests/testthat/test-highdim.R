@@ -54,10 +54,13 @@ test_that("the auto rule picks dpfw for p >= n / 2 from public inputs only, else
 
 test_that("auto at low dimension is dpcd with private standardization, as before", {
   d <- sparse_truth(2000, 5, c(1, -1, 0.5), 1)
+  # (a path: at its default single lambda auto also makes the signal
+  # check, R/signal.R, test-signal.R)
   set.seed(2)
-  auto <- dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 4, y.bound = 10)
+  auto <- dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 4, y.bound = 10, nlambda = 3)
   set.seed(2)
-  dpcd <- dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 4, y.bound = 10, solver = "dpcd")
+  dpcd <- dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 4, y.bound = 10, solver = "dpcd",
+                   nlambda = 3)
   expect_identical(auto$settings$solver, "dpcd")
   expect_true(auto$settings$standardize)
   expect_equal(as.matrix(auto$beta), as.matrix(dpcd$beta))

@@ -170,13 +170,18 @@ test_that("a default dpglmnet() call makes at most 5 R-to-C++ calls", {
   set.seed(6)
   x <- matrix(rnorm(2000 * 5), 2000, 5)
   y <- x[, 1] + rnorm(2000)
-  calls <- count_core_calls(suppressWarnings(dpglmnet(x, y, x.bounds = 4, y.bound = 8)))
+  # (and, for a single-lambda fit of solver = "auto", its signal check:
+  # one call, R/signal.R)
+  checks <- function(fit) as.integer(!is.null(fit$settings$signal_check))
+  calls <- count_core_calls(suppressWarnings(fit <- dpglmnet(x, y, x.bounds = 4,
+                                                             y.bound = 8)))
   # the schedule's GDP mu, the calibration with its account, x's and y's
   # ranges, their moments, the path (x's check is in the first release)
-  expect_lte(sum(calls), 5)
-  calls <- count_core_calls(suppressWarnings(dpglmnet(x, y > 0, family = "binomial",
-                                                      x.bounds = 4)))
-  expect_lte(sum(calls), 5)
+  expect_lte(sum(calls), 5 + checks(fit))
+  calls <- count_core_calls(suppressWarnings(fit <- dpglmnet(x, y > 0, family = "binomial",
+                                                             x.bounds = 4)))
+  expect_lte(sum(calls), 5 + checks(fit))
+  expect_lte(sum(calls[names(calls) == ".signal_check_cpp"]), 1)
   calls <- count_core_calls(suppressMessages(suppressWarnings(dpglmnet(x, y))))
   expect_lte(sum(calls), 5)
   # at moderate n the default is the intercept alone (R/intercept.R): the

@@ -1,0 +1,151 @@
+# The signal check of solver = "auto" (issue 16: never worse than the
+# trivial model). A single-lambda DP-CD fit adds to each coordinate update
+# a Gaussian noise of sd sigma_j = z 2 C_j / n on its clipped gradient
+# (the path's noise; sigma_j, z, C_j and n are public). With step 1 / M_j,
+# the last update leaves coefficient j off by sigma_j / M_j, which raises
+# the loss by about sigma_j^2 / (2 M_j); moving coefficient j from 0 to its
+# best value lowers it by about g_j^2 / (2 M_j), g_j its gradient at 0
+# (to second order, for columns that are not strongly correlated). So the
+# fit can only beat the intercept alone when sum_j g_j^2 > sum_j sigma_j^2:
+# where the signal in the gradient at the start is below the noise of one
+# pass, every coefficient is mostly noise, and on a rare class the noise
+# alone moves records across the decision boundary (Caravan, 6% buyers, 85
+# columns, epsilon 1: 1.20 times the majority class's misclassification
+# on average, 1.55 on one split, with sqrt(mean g_j^2) = 0.3 sigma).
+#
+# The check releases ||g||_2, the L2 norm of the clipped coordinate
+# gradients of the features at b = 0 (the terms DP-CD clips, on the
+# standardized scale) at the mean model (src/dpglmnet/signal_check.h: for
+# a canonical link the loss's derivative there is m - y_i): m = 0 for a
+# gaussian y centred by its released mean; for binomial, m a released
+# proportion of ones (one more Gaussian release, sensitivity 1 / n, at the
+# path's multiplier), since at b0 = 0 each term (1/2 - y_i) x~_ij carries
+# (1/2 - mean y) times the centring error of x~_j (the noise of its
+# released mean), which on Caravan made a norm of 0.19 of the threshold
+# read as 0.7. Replacing one record moves each clipped
+# mean by at most 2 C_j / n, so the vector by at most 2 sqrt(sum_j C_j^2)
+# / n in L2, and the norm (1-Lipschitz) by no more: a Gaussian release at
+# `relative_noise` times the path's noise multiplier, i.e. with noise sd
+# relative_noise * sqrt(sum_j sigma_j^2). When the released norm is below
+# sqrt(sum_j sigma_j^2), the single lambda is raised from 1 / sqrt(n) to
+# the noise level, alpha lambda = k sigma (sigma^2 the mean of sigma_j^2,
+# k = constant_threshold(p) = max(2, qnorm(1 - 0.5 / p)), the package's
+# rule for p values released together, R/standardize.R): a coordinate at 0
+# then moves off it only where its noisy gradient clears k noise sds, on
+# average for at most half a column of p without effect per pass, so noise
+# no longer enters every coefficient, and a column with a strong effect
+# still enters. Only where solver = "auto" chose DP-CD
+# on standardized columns at one lambda of its own (few releases per
+# record); a solver or a lambda you give is never overruled.
+#
+# Measured (held-out misclassification over the majority class's, epsilon
+# 1, 3-4 splits or seeds; lambda 1 / sqrt(n) -> sigma -> 2 sigma):
+# Caravan (norm 0.3 of the threshold) 1.20 -> 1.01 -> 1.00 (worst split
+# 1.55 -> 1.03 -> 1.00); generated n = 5000, p = 40, 8-27% ones: two
+# effects of 1 (norm 0.73) 0.87 -> 0.83 -> 0.90, two of 0.5 (0.43) 1.12 ->
+# 1.02 -> 1.00, 20 of 0.15 1.16 -> 1.04 -> 1.00, none 1.17 -> 1.00 ->
+# 1.00; Letter and Default (norm 1.0-1.1) unchanged either way; but
+# Satellite (norm 2.2-2.5, a dense strong signal) 0.10 -> 0.24 -> 0.64:
+# hence the check, rather than a larger lambda everywhere. In
+# cv.dpglmnet() on Caravan, sigma still left one split of three at 1.25
+# (about 27 of 85 coefficients of noise); hence k sigma (k = 2.5 there).
+#
+# The norm's noise multiplier is `relative_noise` times the path's, with
+# relative_noise = max(lowest, 1 / sqrt(cost R)) (R: the path's releases,
+# public): the release costs at most `cost` (4%) of the path's releases
+# (as 1 / relative_noise^2 of them), and its noise sd is 0.3-0.5 of the
+# threshold. The check is made only where that is at most `highest` (R >=
+# 100): on a shorter path (few columns, few passes) the noise enters few
+# coefficients, and a check precise enough would cost a large share. At
+# 0.3-0.4 (R = 150-280: Caravan, Satellite) a norm of 0.19 of the threshold
+# (Caravan) is released above it under 1% of the time, one of 2.2
+# (Satellite, epsilon 0.5) below it 0.01-0.1%. The mean, whose noise barely
+# moves the gradients (its error times a centring error), is released at
+# the path's multiplier.
+signal_constants <- list(cost = 0.04, lowest = 0.3, highest = 0.5)
+
+signal_relative_noise <- function(path_count) {
+  max(signal_constants$lowest, 1 / sqrt(signal_constants$cost * path_count))
+}
+
+# Whether the plan makes the check beside a path of `path_count` releases
+# (public: from the plan's own choices, the solver's and the family's
+# declarations).
+plans_signal_check <- function(problem, path_count) {
+  plan <- problem$standardization
+  solver_object(problem$solver)$signal_check && !is.null(problem$solver_choice) &&
+    signal_relative_noise(path_count) <= signal_constants$highest &&
+    !is.null(plan) && !is.null(signal_mean(problem)) && is.finite(problem$epsilon) &&
+    is.null(problem$weights) && !is_database_source(problem$x) &&
+    !isTRUE(problem$bound_scaling) && isTRUE(problem$single_lambda) &&
+    is.null(problem$lambda) && problem$alpha > 0 && isTRUE(problem$intercept) &&
+    !isTRUE(problem$has_offset) && problem$p > 0
+}
+
+# The family's mean model for the check, or NULL (R/aaa-protocols.R).
+signal_mean <- function(problem) {
+  dpglmnet_family(problem$family)$signal_mean(isTRUE(problem$standardization$scale_y))
+}
+
+# The check's rows, beside a path of `path_count` releases.
+signal_mechanisms <- function(problem, path_count) {
+  mean_model <- signal_mean(problem)
+  Filter(Negate(is.null), list(
+    if (mean_model$release) {
+      mechanism("signal check: mean of the clamped response (the mean model)", "gaussian",
+                1L, "(upper - lower) / n (y's public interval)", calibrated = TRUE,
+                factor = 1, key = "signal_mean")
+    },
+    mechanism(paste("signal check: L2 norm of the features' clipped coordinate gradients",
+                    "at the mean model"),
+              "gaussian", 1L, "2 sqrt(sum_j C_j^2) / n (C_j: the features' clips)",
+              calibrated = TRUE, factor = signal_relative_noise(path_count), key = "signal")))
+}
+
+# The release and the decision, on the standardized problem `scaled` whose
+# ledger has the check's rows, with the solver's setup (its clips) and the
+# path's noise sds `noise` (features first). Returns the problem (its
+# ledger with the rows' sensitivities) and the check: what it released, its
+# threshold, and the single lambda on the standardized scale.
+release_signal_check <- function(scaled, setup, noise) {
+  features <- seq_len(scaled$p)
+  clip <- setup$clip[features]
+  mean_model <- signal_mean(scaled)
+  if (mean_model$release) {
+    scaled$ledger <- record_sensitivity(scaled$ledger, "signal_mean",
+                                        (mean_model$upper - mean_model$lower) / scaled$n)
+  }
+  scaled$ledger <- record_sensitivity(scaled$ledger, "signal",
+                                      2 * sqrt(sum(clip^2)) / scaled$n)
+  release_sd <- release_noise(scaled$ledger, "signal")
+  released <- .signal_check_cpp(scaled$x, scaled$y, core_settings(
+    scaled, coordinate_clip = clip, release_mean = mean_model$release,
+    mean_lower = if (mean_model$release) mean_model$lower else 0,
+    mean_upper = if (mean_model$release) mean_model$upper else 0,
+    mean_sd = if (mean_model$release) release_noise(scaled$ledger, "signal_mean") else 0,
+    norm_sd = release_sd))
+  threshold <- sqrt(sum(noise[features]^2))
+  passed <- released$norm >= threshold
+  noise_level <- constant_threshold(scaled$p) * threshold / sqrt(scaled$p)
+  list(problem = scaled,
+       check = list(released = released$norm, release_sd = release_sd,
+                    threshold = threshold, passed = passed,
+                    mean = if (mean_model$release) released$mean,
+                    lambda = if (passed) 1 / sqrt(scaled$n) else noise_level / scaled$alpha))
+}
+
+warn_signal_check <- function(check, problem) {
+  if (is.null(check) || check$passed) return(invisible())
+  dpglmnet_warn(sprintf(paste(
+    "the released size of the signal at the start (the norm of the clipped",
+    "gradients at 0, %.3g, released with noise sd %.2g) is below the noise of",
+    "one pass of DP-CD (%.3g): with %d records, %d columns at epsilon = %s the",
+    "noise would enter every coefficient, so solver = \"auto\" raised its single",
+    "lambda to the noise level (%.3g on the standardized scale, a few noise",
+    "sds of one update, against 1 / sqrt(n) = %.3g): a column enters only",
+    "where its effect clears the noise, and most coefficients are 0. More",
+    "records, a larger epsilon or fewer columns help; give `lambda` to fit at",
+    "another."),
+    check$released, check$release_sd, check$threshold, problem$n, problem$p,
+    format(problem$epsilon), check$lambda, 1 / sqrt(problem$n)))
+}

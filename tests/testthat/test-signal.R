@@ -1,0 +1,155 @@
+# The signal check of solver = "auto" (R/signal.R)
+
+signal_design <- function(effect, n = 5000, p = 40, seed = 1, intercept = -2.4) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * p), n, p)
+  y <- rbinom(n, 1, plogis(intercept + effect * drop(x[, 1:10] %*% rep(c(1, -1), 5))))
+  list(x = x, y = y)
+}
+
+test_that("a single-lambda auto fit releases the signal check and charges it", {
+  d <- signal_design(1, intercept = -1)
+  set.seed(2)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, family = "binomial", epsilon = 1,
+                                           delta = 1e-6, x.bounds = 4))
+  expect_identical(fit$settings$solver, "dpcd")
+  expect_length(fit$lambda, 1)
+  rows <- as.data.frame(fit$privacy)
+  signal <- rows[grepl("^signal check: L2 norm", rows$mechanism), ]
+  expect_equal(nrow(signal), 1)
+  expect_equal(signal$count, 1)
+  # (binomial: and the mean model, the proportion of ones, at the path's
+  # multiplier, sensitivity 1 / n)
+  proportion <- rows[grepl("^signal check: mean of the clamped response", rows$mechanism), ]
+  expect_equal(proportion$count, 1)
+  expect_equal(fit$privacy$sensitivities$signal_mean, 1 / 5000)
+  path <- rows[grepl("DP-CD clipped coordinate gradients", rows$mechanism), ]
+  # half the path's noise multiplier, on the norm's replace-one sensitivity
+  # 2 sqrt(sum_j C_j^2) / n over the features' clips
+  expect_equal(signal$noise_multiplier,
+               dpglmnet:::signal_relative_noise(path$count) * path$noise_multiplier)
+  expect_equal(proportion$noise_multiplier, path$noise_multiplier)
+  clip <- fit$settings$coordinate_clip[1:40]
+  expect_equal(fit$privacy$sensitivities$signal, 2 * sqrt(sum(clip^2)) / 5000)
+  check <- fit$settings$signal_check
+  expect_equal(check$release_sd, signal$noise_multiplier * 2 * sqrt(sum(clip^2)) / 5000)
+  # the threshold: the noise of one pass over the features
+  expect_equal(check$threshold, sqrt(sum(fit$settings$noise_sd[1:40]^2)))
+  expect_equal(check$release_sd,
+               dpglmnet:::signal_relative_noise(path$count) * check$threshold)
+  # the total by hand: every row Gaussian, composed in GDP
+  mu <- sqrt(sum(rows$count / rows$noise_multiplier^2))
+  expect_true(all(rows$type == "gaussian"))
+  expect_equal(fit$privacy$epsilon, gdp_epsilon(mu, 1e-6), tolerance = 1e-10)
+  expect_lte(fit$privacy$epsilon, 1)
+  # a strong effect passes: the single lambda is 1 / sqrt(n)
+  expect_true(check$passed)
+  expect_equal(check$lambda, 1 / sqrt(5000))
+  expect_true(all(abs(coef(fit)[2:11, 1]) > 0.3))
+})
+
+test_that("without a signal the single lambda rises to the noise level, with a warning", {
+  d <- signal_design(0)
+  set.seed(3)
+  seen <- dpglmnet_warnings(fit <- dpglmnet(d$x, d$y, family = "binomial", epsilon = 1,
+                                            x.bounds = 4))
+  check <- fit$settings$signal_check
+  expect_false(check$passed)
+  expect_true(any(grepl("raised its single\\s+lambda to the noise level", seen)))
+  expect_match(fit$settings$solver_choice, "lambda is at the noise level")
+  expect_match(fit$settings$lambda_max_source, "noise level")
+  # alpha lambda = k sigma, sigma the features' noise sd (standardized scale)
+  expect_equal(check$lambda, dpglmnet:::constant_threshold(40) * check$threshold / sqrt(40))
+  expect_equal(fit$lambda, check$lambda)  # (binomial: the same on the original scale)
+  # the noise no longer enters every coefficient, nor moves the majority class
+  expect_lt(mean(coef(fit)[-1, 1] != 0), 0.5)
+  expect_lt(mean(predict(fit, d$x, type = "link") > 0), 0.01)
+  # cv.dpglmnet() at one lambda makes the same fit on all records
+  set.seed(3)
+  cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(d$x, d$y, family = "binomial", epsilon = 1,
+                                                x.bounds = 4))
+  expect_false(cvfit$dpglmnet.fit$settings$signal_check$passed)
+})
+
+test_that("a solver or lambda given, ridge and epsilon = Inf make no signal check", {
+  d <- signal_design(0)
+  has_check <- function(fit) {
+    any(grepl("^signal check", as.data.frame(fit$privacy)$mechanism))
+  }
+  fit_of <- function(...) {
+    set.seed(4)
+    muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, family = "binomial", x.bounds = 4, ...))
+  }
+  expect_true(has_check(fit_of(epsilon = 1)))
+  expect_false(has_check(fit_of(epsilon = 1, solver = "dpcd")))
+  expect_false(has_check(fit_of(epsilon = 1, lambda = 0.01)))
+  expect_false(has_check(fit_of(epsilon = 1, alpha = 0)))
+  expect_false(has_check(fit_of(epsilon = 1, intercept = FALSE)))
+  exact <- fit_of(epsilon = Inf)
+  expect_null(exact$settings$signal_check)
+})
+
+test_that("the core's signal check is the norm of the clipped scores at the mean model", {
+  set.seed(8)
+  n <- 300
+  x <- matrix(rnorm(n * 5), n, 5)
+  x[sample(length(x), 400)] <- 0
+  y <- rbinom(n, 1, 0.3)
+  clip <- c(0.2, 0.5, 1, 2, 0.05)
+  center <- colMeans(x)
+  scale <- 1 / apply(x, 2, sd)
+  settings <- list(transform = list(lower = rep(-2, 5), upper = rep(2, 5), center = center,
+                                    scale = scale),
+                   coordinate_clip = clip, release_mean = TRUE, mean_lower = 0,
+                   mean_upper = 1, mean_sd = 0, norm_sd = 0, seed = c(1, 2), secure = FALSE)
+  by_hand <- function(x, center, scale, m, y) {
+    xs <- sweep(sweep(pmin(pmax(x, -2), 2), 2, center), 2, scale, "*")
+    terms <- (m - y) * xs
+    g <- colMeans(pmax(pmin(terms, rep(clip, each = n)), -rep(clip, each = n)))
+    sqrt(sum(g^2))
+  }
+  exact <- dpglmnet:::.signal_check_cpp(x, as.numeric(y), settings)
+  expect_equal(exact$mean, mean(y))
+  expect_equal(exact$norm, by_hand(x, center, scale, mean(y), y), tolerance = 1e-12)
+  # sparse x (scaled, not centred): the same over its non-zeros
+  sparse <- Matrix::Matrix(x, sparse = TRUE)
+  settings$transform["center"] <- list(NULL)
+  expect_equal(dpglmnet:::.signal_check_cpp(sparse, as.numeric(y), settings)$norm,
+               by_hand(x, 0, scale, mean(y), y), tolerance = 1e-12)
+  # a centred response: m = 0, nothing released for it
+  settings$release_mean <- FALSE
+  yc <- rnorm(n)
+  centred <- dpglmnet:::.signal_check_cpp(x, yc, settings)
+  expect_identical(centred$mean, 0)
+  expect_equal(centred$norm, by_hand(x, 0, scale, 0, yc), tolerance = 1e-12)
+  # the noise: sd norm_sd, drawn after the mean's
+  settings$norm_sd <- 0.1
+  draws <- vapply(1:400, function(k) {
+    settings$seed <- c(k, 7)
+    dpglmnet:::.signal_check_cpp(x, yc, settings)$norm
+  }, numeric(1))
+  expect_equal(mean(draws), centred$norm, tolerance = 0.02 / centred$norm)
+  expect_equal(sd(draws), 0.1, tolerance = 0.15)
+})
+
+test_that("a short path makes no signal check, and the check leaves the other shares alone", {
+  # p = 3: a path of a few tens of releases, where a check precise enough
+  # would cost a large share of it
+  d <- signal_design(0)
+  set.seed(5)
+  short <- muffle_dpglmnet_warnings(dpglmnet(d$x[, 1:3], d$y, family = "binomial",
+                                             epsilon = 1, x.bounds = 4))
+  expect_null(short$settings$signal_check)
+  expect_lt(short$settings$passes * 4, 100)
+  # the standardization keeps its share of mu^2 with the check beside the path
+  d <- signal_design(1, intercept = -1)
+  set.seed(6)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, family = "binomial", epsilon = 1,
+                                           x.bounds = 4))
+  rows <- as.data.frame(fit$privacy)
+  mu2 <- rows$count / rows$noise_multiplier^2
+  standardization <- grepl("^standardization", rows$mechanism)
+  expect_false(is.null(fit$settings$signal_check))
+  share <- dpglmnet:::default_standardize_budget(5000, 40, 1, 1 / 5000^2, FALSE, TRUE)
+  expect_equal(sum(mu2[standardization]) / sum(mu2), share, tolerance = 1e-8)
+})
