@@ -300,9 +300,10 @@
 #'   budget affords (see `passes`); when it affords fewer than 6, a single
 #'   lambda of \eqn{1/\sqrt{n}} on the standardized scale. With
 #'   `solver = "auto"` that single lambda is checked first: the L2 norm of
-#'   the clipped gradients at the mean model is released (at most 4\% of
-#'   the path's cost; for binomial with a released proportion of ones, which
-#'   sets that model's intercept), and when it is below the noise one pass
+#'   the clipped gradients at the mean model is released (for 4\% of the
+#'   path's releases, where the path has at least 100; for binomial with a
+#'   released proportion of ones, which sets that model's intercept), and
+#'   when it is below the noise one pass
 #'   of DP-CD adds to them, every coefficient would be mostly noise, so the
 #'   lambda is raised to a few noise sds of one update (a column enters only
 #'   where its effect clears the noise; a warning says so, and
@@ -450,7 +451,14 @@
 #'   named by numeric column (a named vector of symmetric bounds, a named
 #'   list as above, or a 2-column matrix with rows named by column), or one
 #'   value for all numeric columns; dummy columns of factors get the interval
-#'   \[0, 1\] (see Section Data frames and formulas).
+#'   \[0, 1\] (see Section Data frames and formulas) and are marked 0/1 by
+#'   the schema, so that their private standardization releases their mean
+#'   alone. The expansion marks them with `attr(x.bounds, "binary")`, a
+#'   logical per column; a matrix `x` of your own dummies may carry the same
+#'   mark on its intervals. It is honoured only on columns whose interval is
+#'   exactly \[0, 1\], which they are read clamped to: a column marked
+#'   wrongly costs accuracy (its sd is taken as \eqn{\sqrt{m(1-m)}}), never
+#'   privacy.
 #' @param y.bound Public bound on `y` (gaussian): one number `b`
 #'   (\eqn{|y_i| \le b}, the interval \[-b, b\]), in \[1e-100, 1e100\], or
 #'   an interval `c(lower, upper)` (\eqn{l \le y_i \le u}; finite, within

@@ -52,9 +52,9 @@
 #
 # The norm's noise multiplier is `relative_noise` times the path's, with
 # relative_noise = max(lowest, 1 / sqrt(cost R)) (R: the path's releases,
-# public): the release costs at most `cost` (4%) of the path's releases
-# (as 1 / relative_noise^2 of them), and its noise sd is 0.3-0.5 of the
-# threshold. The check is made only where that is at most `highest` (R >=
+# public): the norm costs at most `cost` (4%) of the path's releases (as
+# 1 / relative_noise^2 of them; binomial's mean one more), and its noise
+# sd is 0.3-0.5 of the threshold. The check is made only where that is at most `highest` (R >=
 # 100): on a shorter path (few columns, few passes) the noise enters few
 # coefficients, and a check precise enough would cost a large share. At
 # 0.3-0.4 (R = 150-280: Caravan, Satellite) a norm of 0.19 of the threshold
@@ -62,7 +62,10 @@
 # (Satellite, epsilon 0.5) below it 0.01-0.1%. The mean, whose noise barely
 # moves the gradients (its error times a centring error), is released at
 # the path's multiplier.
-signal_constants <- list(cost = 0.04, lowest = 0.3, highest = 0.5)
+# The lambda the check raises carries the ridge part (1 - alpha) lambda too:
+# the check is made for alpha >= min_alpha, where that part is at most the
+# l1 part (at alpha = 0.05 it held every coefficient near 0).
+signal_constants <- list(cost = 0.04, lowest = 0.3, highest = 0.5, min_alpha = 0.5)
 
 signal_relative_noise <- function(path_count) {
   max(signal_constants$lowest, 1 / sqrt(signal_constants$cost * path_count))
@@ -78,7 +81,8 @@ plans_signal_check <- function(problem, path_count) {
     !is.null(plan) && !is.null(signal_mean(problem)) && is.finite(problem$epsilon) &&
     is.null(problem$weights) && !is_database_source(problem$x) &&
     !isTRUE(problem$bound_scaling) && isTRUE(problem$single_lambda) &&
-    is.null(problem$lambda) && problem$alpha > 0 && isTRUE(problem$intercept) &&
+    is.null(problem$lambda) && problem$alpha >= signal_constants$min_alpha &&
+    isTRUE(problem$intercept) &&
     !isTRUE(problem$has_offset) && problem$p > 0
 }
 
@@ -109,7 +113,12 @@ signal_mechanisms <- function(problem, path_count) {
 # threshold, and the single lambda on the standardized scale.
 release_signal_check <- function(scaled, setup, noise) {
   features <- seq_len(scaled$p)
-  clip <- setup$clip[features]
+  # The coordinates the lambda acts on: penalized, and not held at 0 (a
+  # column the standardization found constant has limits [0, 0]); the
+  # others get clip 0 here, so they add nothing to the norm nor to its
+  # sensitivity, and their noise is not in the threshold.
+  active <- scaled$penalty.factor > 0 & !(scaled$lower.limits == 0 & scaled$upper.limits == 0)
+  clip <- ifelse(active, setup$clip[features], 0)
   mean_model <- signal_mean(scaled)
   if (mean_model$release) {
     scaled$ledger <- record_sensitivity(scaled$ledger, "signal_mean",
@@ -118,28 +127,36 @@ release_signal_check <- function(scaled, setup, noise) {
   scaled$ledger <- record_sensitivity(scaled$ledger, "signal",
                                       2 * sqrt(sum(clip^2)) / scaled$n)
   release_sd <- release_noise(scaled$ledger, "signal")
+  default_lambda <- 1 / sqrt(scaled$n)
+  if (!any(active)) {
+    # nothing for a lambda to act on: nothing released (charged as planned)
+    return(list(problem = scaled, check = list(
+      released = NA_real_, release_sd = release_sd, threshold = 0, passed = TRUE,
+      mean = NULL, lambda = default_lambda)))
+  }
   released <- .signal_check_cpp(scaled$x, scaled$y, core_settings(
     scaled, coordinate_clip = clip, release_mean = mean_model$release,
     mean_lower = if (mean_model$release) mean_model$lower else 0,
     mean_upper = if (mean_model$release) mean_model$upper else 0,
     mean_sd = if (mean_model$release) release_noise(scaled$ledger, "signal_mean") else 0,
     norm_sd = release_sd))
-  threshold <- sqrt(sum(noise[features]^2))
+  threshold <- sqrt(sum(noise[features][active]^2))
   passed <- released$norm >= threshold
-  noise_level <- constant_threshold(scaled$p) * threshold / sqrt(scaled$p)
+  noise_level <- constant_threshold(sum(active)) * threshold / sqrt(sum(active))
   list(problem = scaled,
        check = list(released = released$norm, release_sd = release_sd,
                     threshold = threshold, passed = passed,
                     mean = if (mean_model$release) released$mean,
-                    lambda = if (passed) 1 / sqrt(scaled$n) else noise_level / scaled$alpha))
+                    lambda = if (passed) default_lambda
+                             else max(default_lambda, noise_level / scaled$alpha)))
 }
 
 warn_signal_check <- function(check, problem) {
   if (is.null(check) || check$passed) return(invisible())
   dpglmnet_warn(sprintf(paste(
     "the released size of the signal at the start (the norm of the clipped",
-    "gradients at 0, %.3g, released with noise sd %.2g) is below the noise of",
-    "one pass of DP-CD (%.3g): with %d records, %d columns at epsilon = %s the",
+    "gradients at the mean model, %.3g, released with noise sd %.2g) is below",
+    "the noise of one pass of DP-CD (%.3g): with %d records, %d columns at epsilon = %s the",
     "noise would enter every coefficient, so solver = \"auto\" raised its single",
     "lambda to the noise level (%.3g on the standardized scale, a few noise",
     "sds of one update, against 1 / sqrt(n) = %.3g): a column enters only",

@@ -70,7 +70,7 @@ standardization_plan <- function(standardize, intercept, family, y.bound, sparse
   ranges <- is.finite(epsilon) && (spread > 0 || scale_y)
   list(center_x = intercept && !sparse, scale_y = scale_y, ranges = ranges,
        sparse = sparse, levels = histogram_levels, fine_bins = histogram_fine_bins,
-       binary = binary,
+       binary = binary, private = is.finite(epsilon),
        range_releases = if (ranges) spread else 0, moment_releases = p + spread,
        y_releases = if (scale_y) 2 + ranges else 0)
 }
@@ -179,8 +179,9 @@ column_scales <- function(x, public_lower, public_upper, plan, key, rng, weights
        weight_factor = weight_factor, bounded = bounded,
        lower = if (bounded) public_lower, upper = if (bounded) public_upper,
        binary = binary, ranges = plan$ranges && !all(binary),
-       # a 0/1 column may hide a rare level (see after_ranges())
-       at_bound = rep(FALSE, ncol(x)), hidden = binary)
+       # a 0/1 column may hide a rare level (see after_ranges()); exact
+       # moments (epsilon = Inf) hide nothing
+       at_bound = rep(FALSE, ncol(x)), hidden = binary & !isFALSE(plan$private))
 }
 
 # The seeds of a column_scales(): its ranges' (when the plan has them), then
@@ -229,7 +230,7 @@ after_ranges <- function(s, r) {
   b <- s$binary
   s$lower[b] <- s$public_lower[b]
   s$upper[b] <- s$public_upper[b]
-  s$hidden[b] <- TRUE
+  s$hidden[b] <- !isFALSE(s$plan$private)
   s$at_bound[b] <- FALSE
   s
 }
@@ -570,10 +571,11 @@ warn_constant_columns <- function(xs, problem) {
                               if (length(v) > 8) sprintf(" and %d more", length(v) - 8) else "")
   if (any(xs$unresolved)) {
     dpglmnet_warn(sprintf(paste(
-      "%d column(s) (%s): nearly all released counts are at 0 and the spread of",
-      "the rest cannot be resolved at this budget (a rare dummy or count looks",
-      "like this); they are kept on their public interval at the smallest scale",
-      "the noise can resolve, so their coefficients are shrunk and noisy."),
+      "%d column(s) (%s): nearly all their values look like 0 (released counts,",
+      "or the released mean of a dummy) and their spread cannot be resolved at",
+      "this budget (a rare dummy or count looks like this); they are kept on",
+      "their public interval at the smallest scale the noise can resolve, so",
+      "their coefficients are shrunk and noisy."),
       sum(xs$unresolved), shown(problem$variable_names[xs$unresolved])))
   }
   if (!any(xs$constant)) return(invisible())

@@ -29,12 +29,14 @@ test_that("a single-lambda auto fit releases the signal check and charges it", {
   expect_equal(signal$noise_multiplier,
                dpglmnet:::signal_relative_noise(path$count) * path$noise_multiplier)
   expect_equal(proportion$noise_multiplier, path$noise_multiplier)
-  clip <- fit$settings$coordinate_clip[1:40]
+  # (over the columns the lambda acts on: not those read as constant)
+  active <- !fit$settings$standardization$x_constant
+  clip <- fit$settings$coordinate_clip[1:40][active]
   expect_equal(fit$privacy$sensitivities$signal, 2 * sqrt(sum(clip^2)) / 5000)
   check <- fit$settings$signal_check
   expect_equal(check$release_sd, signal$noise_multiplier * 2 * sqrt(sum(clip^2)) / 5000)
-  # the threshold: the noise of one pass over the features
-  expect_equal(check$threshold, sqrt(sum(fit$settings$noise_sd[1:40]^2)))
+  # the threshold: the noise of one pass over those features
+  expect_equal(check$threshold, sqrt(sum(fit$settings$noise_sd[1:40][active]^2)))
   expect_equal(check$release_sd,
                dpglmnet:::signal_relative_noise(path$count) * check$threshold)
   # the total by hand: every row Gaussian, composed in GDP
@@ -59,7 +61,8 @@ test_that("without a signal the single lambda rises to the noise level, with a w
   expect_match(fit$settings$solver_choice, "lambda is at the noise level")
   expect_match(fit$settings$lambda_max_source, "noise level")
   # alpha lambda = k sigma, sigma the features' noise sd (standardized scale)
-  expect_equal(check$lambda, dpglmnet:::constant_threshold(40) * check$threshold / sqrt(40))
+  k <- sum(!fit$settings$standardization$x_constant)
+  expect_equal(check$lambda, dpglmnet:::constant_threshold(k) * check$threshold / sqrt(k))
   expect_equal(fit$lambda, check$lambda)  # (binomial: the same on the original scale)
   # the noise no longer enters every coefficient, nor moves the majority class
   expect_lt(mean(coef(fit)[-1, 1] != 0), 0.5)
@@ -152,4 +155,70 @@ test_that("a short path makes no signal check, and the check leaves the other sh
   expect_false(is.null(fit$settings$signal_check))
   share <- dpglmnet:::default_standardize_budget(5000, 40, 1, 1 / 5000^2, FALSE, TRUE)
   expect_equal(sum(mu2[standardization]) / sum(mu2), share, tolerance = 1e-8)
+})
+
+test_that("the core's norm moves by at most 2 sqrt(sum C_j^2) / n when one record is replaced", {
+  set.seed(10)
+  n <- 200
+  p <- 6
+  x <- matrix(rnorm(n * p), n, p)
+  y <- rbinom(n, 1, 0.2)
+  clip <- c(0.5, 1, 2, 0.1, 1, 0.3)
+  settings <- list(transform = list(lower = rep(-3, p), upper = rep(3, p),
+                                    center = colMeans(x), scale = rep(1, p)),
+                   coordinate_clip = clip, release_mean = FALSE, mean_lower = 0,
+                   mean_upper = 0, mean_sd = 0, norm_sd = 0, seed = c(3, 4), secure = FALSE)
+  bound <- 2 * sqrt(sum(clip^2)) / n
+  norm <- function(x, y) dpglmnet:::.signal_check_cpp(x, as.numeric(y), settings)$norm
+  base <- norm(x, y)
+  worst <- 0
+  for (k in 1:60) {
+    i <- sample.int(n, 1)
+    x2 <- x
+    y2 <- y
+    # adversarial neighbours: the record at the bounds with the other label,
+    # or a random one
+    x2[i, ] <- if (k %% 2) sample(c(-3, 3), p, TRUE) * 10 else rnorm(p)
+    y2[i] <- 1 - y[i]
+    worst <- max(worst, abs(norm(x2, y2) - base))
+  }
+  expect_lte(worst, bound)
+  expect_gt(worst, 0.2 * bound)  # (the test can fail: it gets close)
+})
+
+test_that("the fit passes the ledger's noise to the core, and cv.dpglmnet() charges the check", {
+  d <- signal_design(0)
+  seen <- new.env()
+  seen$settings <- NULL
+  trace(".signal_check_cpp", where = asNamespace("dpglmnet"), print = FALSE,
+        tracer = bquote(assign("settings", settings, envir = .(seen))))
+  on.exit(untrace(".signal_check_cpp", where = asNamespace("dpglmnet")), add = TRUE)
+  set.seed(11)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, family = "binomial", epsilon = 1,
+                                           x.bounds = 4))
+  rows <- as.data.frame(fit$privacy)
+  mean_row <- rows[grepl("^signal check: mean", rows$mechanism), ]
+  expect_equal(seen$settings$mean_sd, mean_row$noise_multiplier / 5000)
+  expect_equal(seen$settings$norm_sd, fit$settings$signal_check$release_sd)
+  expect_equal(c(seen$settings$mean_lower, seen$settings$mean_upper), c(0, 1))
+  expect_true(seen$settings$release_mean)
+  active <- !fit$settings$standardization$x_constant
+  expect_equal(seen$settings$coordinate_clip,
+               ifelse(active, fit$settings$coordinate_clip[1:40], 0))
+  # cv.dpglmnet() at one lambda: both rows on its ledger, within epsilon
+  set.seed(11)
+  cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(d$x, d$y, family = "binomial",
+                                                epsilon = 1, x.bounds = 4))
+  cv_rows <- as.data.frame(cvfit$privacy)
+  expect_equal(sum(grepl("^signal check", cv_rows$mechanism)), 2)
+  expect_lte(cvfit$privacy$epsilon, 1)
+  # elastic net: the check from alpha = 0.5 on, not below
+  has_check <- function(alpha) {
+    set.seed(12)
+    f <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, family = "binomial", epsilon = 1,
+                                           x.bounds = 4, alpha = alpha))
+    !is.null(f$settings$signal_check)
+  }
+  expect_true(has_check(0.5))
+  expect_false(has_check(0.3))
 })

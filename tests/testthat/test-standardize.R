@@ -217,6 +217,11 @@ test_that("the 0/1 dummies of a data frame's factors release their mean alone", 
   expect_equal(unname(r$x_mean[dummies]), c(0.3, 0.12, 0.03), tolerance = 0.1)
   # its second moment's sensitivity is never recorded: only the numeric columns'
   expect_length(fit$privacy$sensitivities$x_second_moment, 2)
+  # the sensitivities: a dummy's mean 1 / n (its interval's width); the
+  # numeric columns' second moments reach^2 / n about the clamp's midpoint
+  expect_equal(fit$privacy$sensitivities$x_mean[dummies], rep(1 / n, 3))
+  reach <- (r$x_upper[4:5] - r$x_lower[4:5]) / 2
+  expect_equal(fit$privacy$sensitivities$x_second_moment, unname(reach^2 / n))
 
   # Exact (epsilon = Inf): the same standardization as the matrix interface,
   # which knows no dummies (sd sqrt(m (1 - m)) is the dummy's 1/n sd)
@@ -259,4 +264,30 @@ test_that("a dummy of a level in nearly every record is centred at 1, not read a
   expect_equal(drop(predict(fit, newx)),
                drop(cbind(1, model.matrix(~ ., newx)[, -1]) %*% b[, 1]), tolerance = 1e-8,
                ignore_attr = TRUE)
+})
+
+test_that("a column marked 0/1 is read clamped to [0, 1], exact or private; an all-zero dummy is constant when exact", {
+  set.seed(13)
+  n <- 500
+  x <- cbind(u = runif(n, 0, 5), v = rnorm(n))
+  y <- x[, 2] + rnorm(n)
+  bounds <- cbind(c(0, -5), c(1, 5))
+  attr(bounds, "binary") <- c(TRUE, FALSE)
+  exact <- dpglmnet(x, y, epsilon = Inf, x.bounds = bounds, y.bound = 10, nlambda = 3)
+  r <- exact$settings$standardization
+  m <- mean(pmin(x[, 1], 1))
+  expect_equal(r$x_mean[1], m)
+  expect_equal(r$x_sd[1], sqrt(m * (1 - m)))
+  # a mark on a column whose interval is not [0, 1] is not honoured
+  wide <- bounds
+  wide[1, ] <- c(0, 5)
+  rows <- as.data.frame(muffle_dpglmnet_warnings(dpglmnet(
+    x, y, epsilon = 1, x.bounds = wide, y.bound = 10, nlambda = 1, lambda = 0.1))$privacy)
+  expect_equal(rows$count[grepl("second moment of each column of x, clamped",
+                                rows$mechanism)], 2)
+  # epsilon = Inf: an all-zero dummy is constant (nothing hides in exact moments)
+  df <- data.frame(g = factor(rep("a", n), levels = c("a", "b")), v = x[, 2])
+  exact <- dpglmnet(df, y, epsilon = Inf, x.bounds = list(v = 5), y.bound = 10, nlambda = 3)
+  expect_true(exact$settings$standardization$x_constant[1])
+  expect_false(exact$settings$standardization$x_unresolved[1])
 })
