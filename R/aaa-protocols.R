@@ -130,6 +130,9 @@ lambda_path_unconverged <- function(problem, settings, lambda, relative) {
 #                             problem, or NULL;
 #   offset_in_response        an offset moves into the response (glmnet's
 #                             elnet) rather than the link;
+#   single_lambda_passes      the most passes of a private, standardized fit
+#                             at the schedule's single lambda (Inf: the
+#                             schedule's; R/solvers.R schedule_problem());
 #   signal_mean(scale_y)      the mean model of the signal check (R/signal.R;
 #                             a canonical link, so the loss's derivative
 #                             there is m - y): list(release = FALSE) for a
@@ -155,7 +158,7 @@ lambda_path_unconverged <- function(problem, settings, lambda, relative) {
 new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = Inf,
                        standardize_response = bounded_response,
                        public_lambda_max = function(scale_y, has_offset) NULL,
-                       signal_mean = function(scale_y) NULL,
+                       signal_mean = function(scale_y) NULL, single_lambda_passes = Inf,
                        offset_in_response = FALSE, classes = FALSE,
                        sql_invalid_response = function(y) NULL,
                        parameter = NULL, parameter_name = NULL,
@@ -164,6 +167,7 @@ new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = I
                    derivative_bound = derivative_bound,
                    standardize_response = standardize_response,
                    public_lambda_max = public_lambda_max, signal_mean = signal_mean,
+                   single_lambda_passes = single_lambda_passes,
                    offset_in_response = offset_in_response, classes = classes,
                    sql_invalid_response = sql_invalid_response, parameter = parameter,
                    parameter_name = parameter_name, with_parameter = with_parameter,

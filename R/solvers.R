@@ -46,6 +46,13 @@ schedule_problem <- function(problem) {
     schedule$nlambda <- 1L
     schedule$single_lambda <- TRUE
   }
+  # the family's most passes at the schedule's single lambda, on
+  # standardized columns (R/family.R)
+  if (isTRUE(schedule$single_lambda) && is.null(problem$passes_given) &&
+      !is.null(problem$standardization) && !isTRUE(problem$bound_scaling)) {
+    schedule$passes <- min(schedule$passes,
+                           dpglmnet_family(problem$family)$single_lambda_passes)
+  }
   problem$nlambda <- as.integer(schedule$nlambda)
   problem$single_lambda <- schedule$single_lambda
   problem$passes <- as.integer(schedule$passes)

@@ -109,3 +109,25 @@ test_that("the raised clip is the one the core applies: the same fit as that cli
   expect_equal(as.matrix(given$beta), as.matrix(raised$beta))
   expect_equal(given$a0, raised$a0)
 })
+
+test_that("a binomial fit at the schedule's single lambda makes at most 3 passes", {
+  set.seed(21)
+  n <- 5000
+  x <- matrix(rnorm(n * 10), n, 10)
+  eta <- drop(x[, 1:3] %*% c(1, -1, 0.5))
+  fit_of <- function(y, ...) {
+    set.seed(22)
+    muffle_dpglmnet_warnings(dpglmnet(x, y, x.bounds = 4, epsilon = 0.7, ...))
+  }
+  binomial <- fit_of(rbinom(n, 1, plogis(eta)), family = "binomial")
+  gaussian <- fit_of(eta + rnorm(n), y.bound = 10)
+  expect_length(binomial$lambda, 1)
+  expect_length(gaussian$lambda, 1)
+  expect_identical(binomial$settings$passes, 3L)
+  # the gaussian family keeps the schedule's (more passes there)
+  expect_gt(gaussian$settings$passes, 3L)
+  expect_identical(dpglmnet:::dpglmnet_family("gaussian")$single_lambda_passes, Inf)
+  # passes given are kept
+  given <- fit_of(rbinom(n, 1, plogis(eta)), family = "binomial", passes = 7)
+  expect_identical(given$settings$passes, 7L)
+})
