@@ -146,6 +146,8 @@ release_signal_check <- function(scaled, setup, noise) {
     mean_upper = if (mean_model$release) mean_model$upper else 0,
     mean_sd = if (mean_model$release) release_noise(scaled$ledger, "signal_mean") else 0,
     norm_sd = release_sd))
+  # (a norm is not negative: post-processing of a noisy one that may be)
+  released$norm <- max(0, released$norm)
   threshold <- sqrt(sum(noise[features][active]^2))
   passed <- released$norm >= threshold
   noise_level <- constant_threshold(sum(active)) * threshold / sqrt(sum(active))
