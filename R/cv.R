@@ -347,7 +347,8 @@ cv_procedure <- function(records, call, family, type.measure, held_out, loss.bou
       # refit asked for is not made, and says so)
       dpglmnet_warn(sprintf(paste(
         "refit = TRUE: the fit is made once, on all %d records with the whole",
-        "budget (nothing to choose at moderate n), so there is no refit."), n))
+        "budget (solver = \"auto\" fits one public lambda here: nothing to",
+        "choose), so there is no refit."), n))
     refit <- FALSE
     validation <- integer(0)
     whole <- c(arguments, list(epsilon = epsilon, delta = delta, rng = rng))

@@ -206,9 +206,14 @@
 #' (Sonar, n = 208, p = 60) it was up to 1.07, so the intercept alone stays
 #' there; a path of lambdas chosen on the validation curve
 #' there was up to 1.4 times the trivial model's error (noise), so the
-#' lambda is fixed. A gaussian response keeps the intercept alone:
-#' bound-scaled DP-CD was 1.08 to 1.3 times the mean's test MSE on
-#' BostonHousing and Wage.
+#' lambda is fixed. A binomial response on 0/1 dummies alone (every
+#' column a factor's dummy, whose interval \[0, 1\] is its range) gets
+#' the same bound-scaled fit at any n: on generated factor designs
+#' (n = 2000-20000) the standardized fit's worst split was up to 1.23 times
+#' the majority class's error, the bound-scaled one at most 1.00, and DNA
+#' at epsilon 2 went from 0.36 to 0.21 of it. A gaussian response keeps the
+#' intercept alone: bound-scaled DP-CD was 1.08 to 1.3 times the mean's
+#' test MSE on BostonHousing and Wage.
 #' It is not chosen at `epsilon = Inf`, nor when `lambda`, `nlambda`,
 #' `solver`, `standardize.budget`, `standardize = FALSE`, `weights` or an
 #' `offset` is given, nor without `y.bound` (gaussian) or an intercept.

@@ -277,3 +277,39 @@ test_that("cv.dpglmnet(refit = TRUE) at moderate n says there is no refit", {
   expect_true(any(grepl("refit = TRUE: the fit is made once", seen, fixed = TRUE)))
   expect_setequal(fit$privacy$mechanisms$part, 0L)
 })
+
+test_that("binomial on dummies alone: solver = \"auto\" reads them on their intervals, at any n", {
+  set.seed(31)
+  n <- 6000
+  df <- as.data.frame(lapply(1:8, function(j) {
+    factor(sample(c("a", "b", "c"), n, TRUE, prob = c(0.6, 0.3, 0.1)))
+  }))
+  names(df) <- paste0("f", 1:8)
+  eta <- -0.5 + 0.8 * (df$f1 == "b") - 0.8 * (df$f2 == "c")
+  y <- rbinom(n, 1, plogis(eta))
+  fit_of <- function(x, y, ...) {
+    set.seed(32)
+    muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 2, ...))
+  }
+  fit <- fit_of(df, y, family = "binomial")
+  expect_true(fit$settings$bound_scaling)
+  expect_match(fit$settings$solver_choice, "every column is a 0/1 dummy")
+  expect_false(any(grepl("^standardization", fit$privacy$mechanisms$mechanism)))
+  expect_length(fit$lambda, 1)
+  expect_gt(abs(coef(fit)["f1b", 1]), 0.1)
+  # not with a numeric column, nor for gaussian, nor with a clip given
+  with_numeric <- fit_of(cbind(df, u = rnorm(n)), y, family = "binomial",
+                         x.bounds = list(u = 5))
+  expect_false(with_numeric$settings$bound_scaling)
+  expect_true(with_numeric$settings$standardize)
+  gaussian <- fit_of(df, eta + rnorm(n), y.bound = 10)
+  expect_false(gaussian$settings$bound_scaling)
+  clipped <- fit_of(df, y, family = "binomial", clip = 2)
+  expect_false(clipped$settings$bound_scaling)
+  # cv.dpglmnet(): one fit on all records, the same rule
+  set.seed(33)
+  cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(df, y, family = "binomial", epsilon = 2))
+  expect_true(cvfit$dpglmnet.fit$settings$bound_scaling)
+  expect_length(cvfit$lambda, 1)
+  expect_setequal(cvfit$privacy$mechanisms$part, 0L)
+})
