@@ -352,8 +352,9 @@ cv_procedure <- function(records, call, family, type.measure, held_out, loss.bou
     refit <- FALSE
     validation <- integer(0)
     whole <- c(arguments, list(epsilon = epsilon, delta = delta, rng = rng))
-    fit <- if (isTRUE(planned$single_lambda)) single_lambda_fit(records$x, records$y, whole)
-           else call_dpglmnet(records$x, records$y, whole)
+    fit <- if (isTRUE(planned$single_lambda)) {
+      single_lambda_fit(records$x, records$y, whole, auto_choice)
+    } else call_dpglmnet(records$x, records$y, whole)
     loss.bound <- NA_real_
     curve <- NULL
   } else {
@@ -494,12 +495,16 @@ planned_parameter <- function(problem) {
 # stages (check, fit, assemble), with the schedule held at one lambda even
 # where all n records would afford more: there is no validation part to
 # choose among them.
-single_lambda_fit <- function(x, y, arguments) {
+single_lambda_fit <- function(x, y, arguments, auto_choice = NULL) {
   call <- public_call(as.call(c(list(quote(dpglmnet), x = quote(x), y = quote(y)),
                                 arguments)), "dpglmnet")
   spec <- checked_spec(x, y, arguments, quiet = FALSE)
   spec$x <- x  # (checked on a row subset of all records, fitted on x itself)
   spec$single_requested <- TRUE
+  # solver = "auto" decided at the full n (resolve_cv_auto_solver()) is
+  # still "auto"'s choice: the fit makes what "auto" makes (the signal
+  # check, R/signal.R)
+  if (!is.null(auto_choice)) spec$solver_choice <- auto_choice
   plan <- plan_private_path(spec)
   new_dpglmnet(plan$problem, fit_private_path(plan), call)
 }

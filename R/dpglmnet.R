@@ -308,7 +308,7 @@
 #'   the clipped gradients at the mean model is released (for 4\% of the
 #'   path's releases, where the path has at least 100; for binomial with a
 #'   released proportion of ones, which sets that model's intercept), and
-#'   when it is below the noise one pass
+#'   when it does not clear 1.5 times the noise one pass
 #'   of DP-CD adds to them, every coefficient would be mostly noise, so the
 #'   lambda is raised to a few noise sds of one update (a column enters only
 #'   where its effect clears the noise; a warning says so, and

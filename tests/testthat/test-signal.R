@@ -44,8 +44,10 @@ test_that("a single-lambda auto fit releases the signal check and charges it", {
   expect_true(all(rows$type == "gaussian"))
   expect_equal(fit$privacy$epsilon, gdp_epsilon(mu, 1e-6), tolerance = 1e-10)
   expect_lte(fit$privacy$epsilon, 1)
-  # a strong effect passes: the single lambda is 1 / sqrt(n)
+  # a strong effect passes (the norm clears 1.5 times the noise of a
+  # pass): the single lambda is 1 / sqrt(n)
   expect_true(check$passed)
+  expect_gte(check$released, 1.5 * check$threshold)
   expect_equal(check$lambda, 1 / sqrt(5000))
   expect_true(all(abs(coef(fit)[2:11, 1]) > 0.3))
 })
@@ -57,6 +59,7 @@ test_that("without a signal the single lambda rises to the noise level, with a w
                                             x.bounds = 4))
   check <- fit$settings$signal_check
   expect_false(check$passed)
+  expect_lt(check$released, 1.5 * check$threshold)
   expect_true(any(grepl("raised its single\\s+lambda to the noise level", seen)))
   expect_match(fit$settings$solver_choice, "lambda is at the noise level")
   expect_match(fit$settings$lambda_max_source, "noise level")
