@@ -225,3 +225,23 @@ test_that("the fit passes the ledger's noise to the core, and cv.dpglmnet() char
   expect_true(has_check(0.5))
   expect_false(has_check(0.3))
 })
+
+test_that("cv.dpglmnet() makes the check where auto pinned dpcd at the full n", {
+  # n = 5000 gaussian records of 40 factors at epsilon 1: the training part
+  # (4000) is at moderate n (the intercept alone), all the records are not,
+  # so cv.dpglmnet() pins solver = "dpcd" (resolve_cv_auto_solver()) and
+  # fits all records at one lambda: that fit is still "auto"'s
+  set.seed(5)
+  n <- 5000
+  df <- as.data.frame(lapply(1:40, function(j) {
+    factor(sample(c("a", "b", "c"), n, TRUE, prob = c(0.6, 0.3, 0.1)))
+  }))
+  y <- 10 + 0.1 * (df[[1]] == "b") + rnorm(n)
+  set.seed(1)
+  cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(df, y, epsilon = 1, y.bound = 30))
+  settings <- cvfit$dpglmnet.fit$settings
+  expect_identical(settings$solver, "dpcd")
+  expect_match(settings$solver_choice, "auto")
+  expect_false(is.null(settings$signal_check))
+  expect_equal(sum(grepl("^signal check", cvfit$privacy$mechanisms$mechanism)), 1)
+})
