@@ -397,9 +397,12 @@ cv_procedure <- function(records, call, family, type.measure, held_out, loss.bou
   }
   # (the full-n decision of solver = "auto" that set the solver: the fits
   # say why, as dpglmnet()'s own choice would)
+  # (a fit that says more, the signal check's note, keeps its own)
   if (!is.null(auto_choice)) {
-    fit$settings$solver_choice <- auto_choice
-    if (refit) refit_fit$settings$solver_choice <- auto_choice
+    if (is.null(fit$settings$solver_choice)) fit$settings$solver_choice <- auto_choice
+    if (refit && is.null(refit_fit$settings$solver_choice)) {
+      refit_fit$settings$solver_choice <- auto_choice
+    }
   }
   # The path reads the training part (part 1), the curve the validation
   # part (part 2), the refit every record (part 0). With nothing chosen the

@@ -208,7 +208,8 @@
 #' there was up to 1.4 times the trivial model's error (noise), so the
 #' lambda is fixed. A binomial response on 0/1 dummies alone (every
 #' column a factor's dummy, whose interval \[0, 1\] is its range) gets
-#' the same bound-scaled fit at any n: on generated factor designs
+#' the same bound-scaled fit at any n (for \eqn{c < 12}; not when
+#' `standardize = TRUE` is given): on generated factor designs
 #' (n = 2000-20000) the standardized fit's worst split was up to 1.23 times
 #' the majority class's error, the bound-scaled one at most 1.00, and DNA
 #' at epsilon 2 went from 0.36 to 0.21 of it. A gaussian response keeps the
@@ -364,7 +365,10 @@
 #'   (`NULL`): 10, or, for a private standardized DP-CD fit, chosen with
 #'   `nlambda` from public inputs so that the noise of one coordinate step
 #'   stays at or below 0.05 on the standardized scale: at most 10 lambdas
-#'   and 10 passes, fewer when n or epsilon is small (see [dpcd]); with
+#'   and 10 passes, fewer when n or epsilon is small (see [dpcd]); a
+#'   binomial fit at the schedule's single lambda makes at most 3 (its
+#'   updates move a coefficient by 4 times their noise, and more passes
+#'   added noise faster than they removed error); with
 #'   `solver = "auto"` at large p, the rule's Frank-Wolfe steps (Section
 #'   High dimension).
 #' @param clip Overall clipping threshold `C` in (0, 1e100\], or
@@ -864,6 +868,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     bound_scaling = isTRUE(auto$bound_scaling), intercept_clip = auto$intercept_clip,
     # solver = "auto" may fit the intercept alone at moderate n (R/intercept.R)
     moderate_n_fallback = isTRUE(auto$moderate_n_fallback),
+    # (standardize = TRUE given: the dummies-only rule keeps it, R/intercept.R)
+    standardize_given = isTRUE(standardize_given),
     scale_defaults = scale_defaults,
     solver_choice = if (!is.null(auto)) auto$reason
   ), class = "dpglmnet_spec")

@@ -201,7 +201,9 @@ intercept_problem <- function(problem, given = FALSE, why = NULL) {
 # columns scaled by their public bounds for a family with classes, the
 # intercept-only fit otherwise, for a spec that "auto" made eligible (R/highdim.R: finite
 # epsilon, no lambda / nlambda / weights / offset, standardized, a y.bound
-# for gaussian). Public inputs only: n, p, epsilon, delta, the shares.
+# for gaussian); and the same bound-scaled fit for a family with classes
+# on 0/1 dummies alone below the upper end, whatever the criterion. Public
+# inputs only: n, p, epsilon, delta, the shares, the schema.
 moderate_n_fallback <- function(problem) {
   if (!isTRUE(problem$moderate_n_fallback) || is.null(problem$standardization) ||
       !isTRUE(problem$intercept) || !is.finite(problem$epsilon) ||
@@ -209,12 +211,18 @@ moderate_n_fallback <- function(problem) {
       isTRUE(problem$standardize_budget_given)) {
     return(problem)
   }
+  crit <- moderate_n_criterion(problem$n, problem$p, problem$epsilon, problem$delta,
+                               problem$standardization$scale_y,
+                               problem$standardize.budget)
   family <- dpglmnet_family(problem$family)
-  if (family$classes && all_dummies(problem) && isTRUE(problem$scale_defaults[["smoothness"]]) &&
-      isTRUE(problem$scale_defaults[["clip"]])) {
+  if (family$classes && all_dummies(problem) && !isTRUE(problem$standardize_given) &&
+      crit < moderate_n_constants$bound_scaled_below &&
+      isTRUE(problem$scale_defaults[["smoothness"]]) && isTRUE(problem$scale_defaults[["clip"]])) {
     # Every column a 0/1 dummy (schema): their intervals [0, 1] are their
     # ranges, so the bound-scaled fit (R/moderate-n.R) reads them on [-1, 1]
-    # with nothing released for the scales, at any n. cv.dpglmnet(),
+    # with nothing released for the scales, at any n (up to the criterion's
+    # upper end, where the intercept alone stays; not when `standardize =
+    # TRUE` was given). cv.dpglmnet(),
     # misclassification over the majority class's, 3-4 splits,
     # standardized -> bound-scaled: generated factors (20-30 factors of 3
     # levels, 4 effects; n = 2000 / 5000 / 20000) at epsilon 0.5, 1, 2:
@@ -233,9 +241,6 @@ moderate_n_fallback <- function(problem) {
     problem$moderate_n_switched <- TRUE
     return(problem)
   }
-  crit <- moderate_n_criterion(problem$n, problem$p, problem$epsilon, problem$delta,
-                               problem$standardization$scale_y,
-                               problem$standardize.budget)
   if (crit < moderate_n_constants$warn) return(problem)
   problem <- if (family$classes && crit < moderate_n_constants$bound_scaled_below) {
     # classes: DP-CD on columns scaled by their public bounds, nothing

@@ -55,13 +55,16 @@
 # (about 27 of 85 coefficients of noise); hence k sigma (k = 2.5 there).
 #
 # The norm's noise multiplier is `relative_noise` times the path's, with
-# relative_noise = max(lowest, 1 / sqrt(cost R)) (R: the path's releases,
-# public): the norm costs at most `cost` (4%) of the path's releases (as
-# 1 / relative_noise^2 of them; binomial's mean one more), and its noise
-# sd is 0.3-0.5 of the threshold. The check is made only where that is at
-# most `highest` (R >= 100): on a shorter path (few columns, few passes)
-# the noise enters few coefficients, and a check precise enough would cost
-# a large share. At
+# relative_noise = max(lowest, 1 / sqrt(cost R)), at most `highest` (R:
+# the path's releases, public): the norm costs at most `cost` (4%) of the
+# path's releases (as 1 / relative_noise^2 of them; binomial's mean one
+# more), and its noise sd is 0.3-0.5 of the threshold. The check is made
+# only where 1 / sqrt(cost R) is at most `highest` (R >= 100; R at the
+# schedule's passes, before a family's
+# cap on them, which then leaves the check at `highest`, at most 4 of the
+# path's releases): on a shorter path (few columns, few passes) the noise
+# enters few coefficients, and a check precise enough would cost a large
+# share. At
 # 0.3-0.4 (R = 150-280: Caravan, Satellite) a norm of 0.19 of the threshold
 # (Caravan) is released above it under 1% of the time, one of 2.2
 # (Satellite, epsilon 0.5) below it 0.01-0.1%. The mean, whose noise barely
@@ -85,7 +88,8 @@ signal_constants <- list(cost = 0.04, lowest = 0.3, highest = 0.5, min_alpha = 0
                          margin = 1.5)
 
 signal_relative_noise <- function(path_count) {
-  max(signal_constants$lowest, 1 / sqrt(signal_constants$cost * path_count))
+  min(signal_constants$highest,
+      max(signal_constants$lowest, 1 / sqrt(signal_constants$cost * path_count)))
 }
 
 # Whether the plan makes the check beside a path of `path_count` releases
@@ -93,8 +97,12 @@ signal_relative_noise <- function(path_count) {
 # declarations).
 plans_signal_check <- function(problem, path_count) {
   plan <- problem$standardization
+  # (eligible by the schedule's own passes: a family's cap on them, R/family.R,
+  # leaves the check on, its noise then at `highest`)
+  scheduled <- if (is.null(problem$schedule_passes) || !(problem$passes > 0)) path_count
+               else path_count * problem$schedule_passes / problem$passes
   solver_object(problem$solver)$signal_check && !is.null(problem$solver_choice) &&
-    signal_relative_noise(path_count) <= signal_constants$highest &&
+    1 / sqrt(signal_constants$cost * scheduled) <= signal_constants$highest &&
     !is.null(plan) && !is.null(signal_mean(problem)) && is.finite(problem$epsilon) &&
     is.null(problem$weights) && !is_database_source(problem$x) &&
     !isTRUE(problem$bound_scaling) && isTRUE(problem$single_lambda) &&

@@ -48,6 +48,9 @@ schedule_problem <- function(problem) {
   }
   # the family's most passes at the schedule's single lambda, on
   # standardized columns (R/family.R)
+  # (the schedule's own passes: what the signal check's eligibility reads,
+  # R/signal.R, so that the cap does not switch the check off)
+  problem$schedule_passes <- as.integer(schedule$passes)
   if (isTRUE(schedule$single_lambda) && is.null(problem$passes_given) &&
       !is.null(problem$standardization) && !isTRUE(problem$bound_scaling)) {
     schedule$passes <- min(schedule$passes,

@@ -306,6 +306,10 @@ test_that("binomial on dummies alone: solver = \"auto\" reads them on their inte
   expect_false(gaussian$settings$bound_scaling)
   clipped <- fit_of(df, y, family = "binomial", clip = 2)
   expect_false(clipped$settings$bound_scaling)
+  # standardize = TRUE given is kept
+  standardized <- fit_of(df, y, family = "binomial", standardize = TRUE)
+  expect_false(standardized$settings$bound_scaling)
+  expect_true(standardized$settings$standardize)
   # cv.dpglmnet(): one fit on all records, the same rule
   set.seed(33)
   cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(df, y, family = "binomial", epsilon = 2))

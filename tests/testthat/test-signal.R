@@ -227,21 +227,37 @@ test_that("the fit passes the ledger's noise to the core, and cv.dpglmnet() char
 })
 
 test_that("cv.dpglmnet() makes the check where auto pinned dpcd at the full n", {
-  # n = 5000 gaussian records of 40 factors at epsilon 1: the training part
-  # (4000) is at moderate n (the intercept alone), all the records are not,
-  # so cv.dpglmnet() pins solver = "dpcd" (resolve_cv_auto_solver()) and
-  # fits all records at one lambda: that fit is still "auto"'s
-  set.seed(5)
-  n <- 5000
-  df <- as.data.frame(lapply(1:40, function(j) {
-    factor(sample(c("a", "b", "c"), n, TRUE, prob = c(0.6, 0.3, 0.1)))
-  }))
-  y <- 10 + 0.1 * (df[[1]] == "b") + rnorm(n)
-  set.seed(1)
-  cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(df, y, epsilon = 1, y.bound = 30))
-  settings <- cvfit$dpglmnet.fit$settings
-  expect_identical(settings$solver, "dpcd")
-  expect_match(settings$solver_choice, "auto")
-  expect_false(is.null(settings$signal_check))
+  # n = 4000, p = 80 at epsilon 1: the training part (3200) is at moderate
+  # n (the intercept alone), all the records are not, so cv.dpglmnet()
+  # pins solver = "dpcd" (resolve_cv_auto_solver()) and fits all records at
+  # one lambda: that fit is still "auto"'s, and makes the check
+  set.seed(14)
+  n <- 4000
+  x <- matrix(rnorm(n * 80), n, 80)
+  y <- 0.05 * x[, 1] + rnorm(n)
+  set.seed(15)
+  cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(x, y, epsilon = 1, x.bounds = 4,
+                                                y.bound = 3))
+  fit <- cvfit$dpglmnet.fit
+  expect_identical(fit$call$solver, "dpcd")  # (pinned at the full n)
+  expect_false(is.null(fit$settings$signal_check))
   expect_equal(sum(grepl("^signal check", cvfit$privacy$mechanisms$mechanism)), 1)
+  # the fit's own account of its choice is kept (cv does not overwrite it)
+  if (!fit$settings$signal_check$passed) {
+    expect_match(fit$settings$solver_choice, "noise level")
+  }
+  expect_match(fit$settings$solver_choice, "^auto")
+})
+
+test_that("the binomial cap on passes leaves the check on (p = 20)", {
+  d <- signal_design(0, p = 20)
+  set.seed(16)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, family = "binomial", epsilon = 1,
+                                           x.bounds = 4))
+  expect_identical(fit$settings$passes, 3L)
+  expect_false(is.null(fit$settings$signal_check))
+  rows <- as.data.frame(fit$privacy)
+  # its noise at `highest` (0.5) of the path's multiplier: 4 of 63 releases
+  expect_equal(rows$noise_multiplier[grepl("^signal check: L2", rows$mechanism)],
+               0.5 * rows$noise_multiplier[grepl("DP-CD", rows$mechanism)])
 })
