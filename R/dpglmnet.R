@@ -206,13 +206,7 @@
 #' (Sonar, n = 208, p = 60) it was up to 1.07, so the intercept alone stays
 #' there; a path of lambdas chosen on the validation curve
 #' there was up to 1.4 times the trivial model's error (noise), so the
-#' lambda is fixed. A binomial response on 0/1 dummies alone (every
-#' column a factor's dummy, whose interval \[0, 1\] is its range) gets
-#' the same bound-scaled fit at any n (for \eqn{c < 12}; not when
-#' `standardize = TRUE` is given): on generated factor designs
-#' (n = 2000-20000) the standardized fit's worst split was up to 1.23 times
-#' the majority class's error, the bound-scaled one at most 1.00, and DNA
-#' at epsilon 2 went from 0.36 to 0.21 of it. A gaussian response keeps the
+#' lambda is fixed. A gaussian response keeps the
 #' intercept alone: bound-scaled DP-CD was 1.08 to 1.3 times the mean's
 #' test MSE on BostonHousing and Wage.
 #' It is not chosen at `epsilon = Inf`, nor when `lambda`, `nlambda`,
@@ -868,8 +862,6 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     bound_scaling = isTRUE(auto$bound_scaling), intercept_clip = auto$intercept_clip,
     # solver = "auto" may fit the intercept alone at moderate n (R/intercept.R)
     moderate_n_fallback = isTRUE(auto$moderate_n_fallback),
-    # (standardize = TRUE given: the dummies-only rule keeps it, R/intercept.R)
-    standardize_given = isTRUE(standardize_given),
     scale_defaults = scale_defaults,
     solver_choice = if (!is.null(auto)) auto$reason
   ), class = "dpglmnet_spec")

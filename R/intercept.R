@@ -201,9 +201,7 @@ intercept_problem <- function(problem, given = FALSE, why = NULL) {
 # columns scaled by their public bounds for a family with classes, the
 # intercept-only fit otherwise, for a spec that "auto" made eligible (R/highdim.R: finite
 # epsilon, no lambda / nlambda / weights / offset, standardized, a y.bound
-# for gaussian); and the same bound-scaled fit for a family with classes
-# on 0/1 dummies alone below the upper end, whatever the criterion. Public
-# inputs only: n, p, epsilon, delta, the shares, the schema.
+# for gaussian). Public inputs only: n, p, epsilon, delta, the shares.
 moderate_n_fallback <- function(problem) {
   if (!isTRUE(problem$moderate_n_fallback) || is.null(problem$standardization) ||
       !isTRUE(problem$intercept) || !is.finite(problem$epsilon) ||
@@ -215,32 +213,6 @@ moderate_n_fallback <- function(problem) {
                                problem$standardization$scale_y,
                                problem$standardize.budget)
   family <- dpglmnet_family(problem$family)
-  if (family$classes && all_dummies(problem) && !isTRUE(problem$standardize_given) &&
-      crit < moderate_n_constants$bound_scaled_below &&
-      isTRUE(problem$scale_defaults[["smoothness"]]) && isTRUE(problem$scale_defaults[["clip"]])) {
-    # Every column a 0/1 dummy (schema): their intervals [0, 1] are their
-    # ranges, so the bound-scaled fit (R/moderate-n.R) reads them on [-1, 1]
-    # with nothing released for the scales, at any n (up to the criterion's
-    # upper end, where the intercept alone stays; not when `standardize =
-    # TRUE` was given). cv.dpglmnet(),
-    # misclassification over the majority class's, 3-4 splits,
-    # standardized -> bound-scaled: generated factors (20-30 factors of 3
-    # levels, 4 effects; n = 2000 / 5000 / 20000) at epsilon 0.5, 1, 2:
-    # 0.985 / 0.972 / 1.022 -> 0.985 / 0.972 / 0.977, 1.020 / 1.165 /
-    # 0.944 -> 0.958 / 0.945 / 0.943, 0.897 / 0.871 / 1.018 -> 0.921 / 0.921
-    # / 0.921 (worst splits up to 1.23 and 1.12 -> at most 1.00); DNA (180
-    # dummies) at epsilon 2 0.360 -> 0.211 (at 0.5 and 1 it was bound-scaled
-    # already). With numeric columns on crude bounds it was far worse
-    # (BreastCancer epsilon 2 0.13 -> 0.65; Satellite 0.07 -> 1.00), hence
-    # dummies only.
-    problem <- bound_scaled_problem(problem, why = paste(
-      "auto: every column is a 0/1 dummy, so dpcd on the columns mapped to",
-      "[-1, 1] by their intervals [0, 1] (nothing released for the scales),",
-      "at the whole budget"))
-    # (what cv.dpglmnet() reads to decide at the full n, R/cv.R)
-    problem$moderate_n_switched <- TRUE
-    return(problem)
-  }
   if (crit < moderate_n_constants$warn) return(problem)
   problem <- if (family$classes && crit < moderate_n_constants$bound_scaled_below) {
     # classes: DP-CD on columns scaled by their public bounds, nothing
@@ -262,9 +234,3 @@ moderate_n_fallback <- function(problem) {
   problem
 }
 
-# Whether every column of the problem is a 0/1 dummy by the schema
-# (standardization_plan(), R/standardize.R).
-all_dummies <- function(problem) {
-  binary <- problem$standardization$binary
-  length(binary) > 0L && all(binary)
-}
