@@ -35,10 +35,12 @@ schedule_problem <- function(problem) {
   schedule <- choose_schedule(problem$nlambda_given, problem$passes_given, problem$lambda,
                               problem$solver, problem$epsilon, problem$delta, problem$n,
                               problem$p, problem$intercept, problem$clip,
-                              # (bound-scaled columns, R/moderate-n.R: the
-                              # same rule, no standardization share)
+                              # (bound-scaled columns, R/moderate-n.R, and
+                              # columns taken at unit scale without x.bounds:
+                              # the same rule, no standardization share)
                               !is.null(problem$standardization) ||
-                                isTRUE(problem$bound_scaling),
+                                isTRUE(problem$bound_scaling) ||
+                                identical(problem$smoothness, "uniform"),
                               if (is.null(problem$standardization)) 0
                               else problem$standardize.budget,
                               single = isTRUE(problem$single_requested))

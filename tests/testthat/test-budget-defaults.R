@@ -131,3 +131,26 @@ test_that("a binomial fit at the schedule's single lambda makes at most 3 passes
   given <- fit_of(rbinom(n, 1, plogis(eta)), family = "binomial", passes = 7)
   expect_identical(given$settings$passes, 7L)
 })
+
+test_that("columns taken at unit scale without x.bounds get the budget's schedule", {
+  # 10 x 10 at n = 600, epsilon 1 was 1,100 updates of noise sd 2.2 each:
+  # the intercept of a 40% response reached -5 to -12 with every
+  # coefficient 0
+  set.seed(31)
+  n <- 600
+  x <- matrix(runif(n * 8), n)
+  y <- as.numeric(-1 + 2 * x[, 1] - 2 * x[, 2] + rlogis(n) > 0)
+  set.seed(9)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(x, y, family = "binomial", epsilon = 1))
+  expect_identical(fit$settings$smoothness, "uniform")
+  # the budget affords one lambda (1 / sqrt(n)) and few passes here
+  expect_equal(fit$lambda, 1 / sqrt(n))
+  expect_lte(fit$settings$passes, 3L)
+  expect_lt(abs(fit$a0 - qlogis(mean(y))), 1)
+  # a given schedule is kept
+  set.seed(9)
+  given <- muffle_dpglmnet_warnings(dpglmnet(x, y, family = "binomial", epsilon = 1,
+                                             nlambda = 10, passes = 10))
+  expect_equal(length(given$lambda), 10L)
+  expect_equal(given$settings$passes, 10L)
+})
