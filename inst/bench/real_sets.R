@@ -122,6 +122,51 @@ loaders <- list(
       if (is.factor(x[[v]])) x[[v]] <- droplevels(factor(x[[v]], ordered = FALSE))
     }
     list(x = x, y = log(d$Sale_Price), family = "gaussian")
+  },
+  # Smaller sets (n = 400-1250), for the target at n >= 400: two with no
+  # linear signal at all (Smarket, Weekly: cv.glmnet is the trivial
+  # model), where any noise in the coefficients costs accuracy
+  Smarket = function() {
+    if (!have("ISLR2")) return(NULL)
+    d <- dataset("ISLR2", "Smarket")
+    list(x = d[c("Lag1", "Lag2", "Lag3", "Lag4", "Lag5", "Volume")],
+         y = as.numeric(d$Direction == "Up"), family = "binomial")
+  },
+  Weekly = function() {
+    if (!have("ISLR2")) return(NULL)
+    d <- dataset("ISLR2", "Weekly")
+    list(x = d[c("Lag1", "Lag2", "Lag3", "Lag4", "Lag5", "Volume")],
+         y = as.numeric(d$Direction == "Up"), family = "binomial")
+  },
+  OJ = function() {
+    if (!have("ISLR2")) return(NULL)
+    d <- dataset("ISLR2", "OJ")
+    d$StoreID <- factor(d$StoreID)
+    list(x = d[setdiff(names(d), c("Purchase", "STORE", "Store7"))],
+         y = as.numeric(d$Purchase == "MM"), family = "binomial")
+  },
+  College = function() {
+    if (!have("ISLR2")) return(NULL)
+    d <- dataset("ISLR2", "College")
+    list(x = d[setdiff(names(d), c("Apps", "Accept", "Enroll"))], y = log(d$Apps),
+         family = "gaussian")
+  },
+  Carseats = function() {
+    if (!have("ISLR2")) return(NULL)
+    d <- dataset("ISLR2", "Carseats")
+    list(x = d[setdiff(names(d), "Sales")], y = d$Sales, family = "gaussian")
+  },
+  Vehicle = function() {
+    if (!have("mlbench")) return(NULL)
+    d <- dataset("mlbench", "Vehicle")
+    list(x = d[setdiff(names(d), "Class")], y = as.numeric(d$Class == "van"),
+         family = "binomial")
+  },
+  Vowel = function() {
+    if (!have("mlbench")) return(NULL)
+    d <- dataset("mlbench", "Vowel")
+    list(x = d[setdiff(names(d), c("Class", "V1"))],
+         y = as.numeric(d$Class %in% c("hid", "hId")), family = "binomial")
   }
 )
 if (!is.null(only)) loaders <- loaders[intersect(only, names(loaders))]
