@@ -891,9 +891,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
 # The same for columns used as they are without x.bounds (smoothness
 # "uniform": the steps and clips of unit-scale columns, the scale the rule
 # assumes; R/solvers.R): with 10 x 10 at n = 400-1500, epsilon 0.5-1, the
-# noise alone moved a binomial intercept to -12 .. +7 (a 40% response) and
+# noise alone moved a binomial intercept to -12 .. +7.5 (a 40% response) and
 # held-out error was up to 1.7 x the trivial model's; with the rule,
-# generated unit-scale designs went from 0.85-1.08 to 0.54-0.84 of the
+# generated unit-scale designs went from 0.79-1.08 to 0.54-0.84 of the
 # majority's misclassification (gaussian 1.09-1.66 -> 0.80 of the
 # variance at n = 400), equal at n = 20000.
 # Otherwise 10 and 10.
