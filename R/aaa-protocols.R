@@ -57,6 +57,10 @@
 #                             unstandardized fits with x.bounds;
 #   automatic_schedule        the number of lambdas and passes follow the
 #                             budget (choose_schedule(), R/dpglmnet.R);
+#   exact_convergence         at epsilon = Inf without `passes` given, the
+#                             core stops each lambda once converged, up to
+#                             exact_passes$max passes (R/dpglmnet.R,
+#                             choose_schedule());
 #   signal_check              solver = "auto" checks its single lambda
 #                             against a released signal (R/signal.R: its
 #                             gradients are the clipped coordinate ones);
@@ -79,7 +83,8 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
                        sparse_shift = FALSE,
                        default_clip = function(p, intercept) sqrt(p + intercept),
                        quantile_clip_default = FALSE, automatic_schedule = FALSE,
-                       signal_check = FALSE, step_limit = 2, alpha_floor = 1e-3,
+                       signal_check = FALSE, exact_convergence = FALSE,
+                       step_limit = 2, alpha_floor = 1e-3,
                        check = function(problem) problem,
                        convergence_tolerance = 1e-4,
                        unconverged_message = lambda_path_unconverged) {
@@ -89,6 +94,7 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
          sparse_shift = sparse_shift,
          default_clip = default_clip, quantile_clip_default = quantile_clip_default,
          automatic_schedule = automatic_schedule, signal_check = signal_check,
+         exact_convergence = exact_convergence,
          step_limit = step_limit,
          alpha_floor = alpha_floor, check = check,
          convergence_tolerance = convergence_tolerance,

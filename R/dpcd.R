@@ -15,6 +15,8 @@ dpcd_solver <- new_solver("dpcd",
   automatic_schedule = TRUE,
   # solver = "auto" checks its single lambda (R/signal.R)
   signal_check = TRUE,
+  # epsilon = Inf: each lambda runs to convergence (choose_schedule())
+  exact_convergence = TRUE,
   setup = function(problem) {
     smooth <- problem_smoothness(problem)
     # Coordinates: the p features, then the intercept.
@@ -66,7 +68,9 @@ dpcd_solver <- new_solver("dpcd",
     settings <- core_settings(
       problem, lambda = lambda, coordinate_step = setup$step,
       coordinate_clip = setup$clip, noise_sd = noise, passes = problem$passes,
-      selection = problem$selection, average = problem$average)
+      selection = problem$selection, average = problem$average,
+      # (the core ignores it unless every noise sd is 0)
+      stop_tolerance = exact_stop_tolerance(problem))
     if (is_database_source(problem$x)) return(dpcd_path_db(problem$x, problem$y, settings))
     .dpcd_path_cpp(problem$x, problem$y, settings)
   },

@@ -81,6 +81,8 @@ dpglmnet::CoordinateSettings coordinate_settings(const List& s, bool steps = tru
                                  numbers(s, "coordinate_clip"), numbers(s, "noise_sd")};
   // optional (the benchmarks' hand-built settings omit it): 1 thread
   if (s.containsElementNamed("threads")) c.threads = integer(s, "threads");
+  // optional: epsilon = Inf fits stop at convergence (dpcd.h)
+  if (s.containsElementNamed("stop_tolerance")) c.stop_tolerance = number(s, "stop_tolerance");
   return c;
 }
 

@@ -45,6 +45,11 @@ struct CoordinateSettings {
   std::vector<double> step;      // gamma_j = step / M_j
   std::vector<double> clip;      // C_j; +Inf disables clipping
   std::vector<double> noise_sd;  // sigma_j; 0 disables noise
+  // Without noise only (epsilon = Inf): stop before `passes` once a pass
+  // moves no coefficient by more than this times the largest |coefficient|
+  // (0: always make every pass). Ignored when any sigma_j > 0, so the
+  // number of passes of a private fit never depends on the data.
+  double stop_tolerance = 0.0;
   // OpenMP threads of the dense record sweeps (kernels.h); the result does
   // not depend on it, nor does the noise (drawn on the calling thread).
   int threads = 1;
@@ -69,6 +74,10 @@ class DPCoordinateDescent {
         last_counted_(average ? coordinates_ : 0, 0) {
     if (!offset) eta_.assign(n_, 0.0);
     std::iota(order_.begin(), order_.end(), 0);
+    stops_at_convergence_ =
+        settings_.stop_tolerance > 0.0 &&
+        std::all_of(settings_.noise_sd.begin(), settings_.noise_sd.end(),
+                    [](double sd) { return sd == 0.0; });
   }
 
   int coordinates() const { return coordinates_; }
@@ -109,6 +118,7 @@ class DPCoordinateDescent {
         }
         recompute_linear_predictor();
       }
+      if (stops_at_convergence_ && converged()) break;
     }
     apply_pending_change();
   }
@@ -154,6 +164,14 @@ class DPCoordinateDescent {
       const std::uint32_t size = static_cast<std::uint32_t>(end - start);
       rng_.partial_shuffle(block, size, size);
     }
+  }
+
+  // The last pass moved no coefficient by more than stop_tolerance of the
+  // largest |coefficient| (the relative change diagnose_path() reads).
+  bool converged() const {
+    double scale = 1e-8;
+    for (const double b : coef_) scale = std::max(scale, std::fabs(b));
+    return last_pass_change_ <= settings_.stop_tolerance * scale;
   }
 
   void apply_pending_change() {
@@ -216,6 +234,7 @@ class DPCoordinateDescent {
   int pending_coordinate_ = -1;
   double pending_change_ = 0.0;
   double last_pass_change_ = 0.0;
+  bool stops_at_convergence_ = false;
 };
 
 }  // namespace dpglmnet

@@ -64,3 +64,52 @@ test_that("every coordinate order reaches the optimum", {
   expect_equal(as.matrix(coef(fit)), as.matrix(coef(ref)), tolerance = 1e-3,
                ignore_attr = TRUE)
 })
+
+test_that("epsilon = Inf without passes runs each lambda to glmnet's solution", {
+  skip_if_not_installed("glmnet")
+  # a rare event on a skewed column: 10 passes from the public step 1 / M_j
+  # stop far from the optimum here
+  set.seed(41)
+  n <- 3000
+  x <- cbind(balance = rexp(n) * 2, other = rnorm(n))
+  y <- rbinom(n, 1, plogis(-7 + 1.5 * x[, 1]))
+  lambda <- c(0.01, 0.002, 0.0005)
+  fit <- dpglmnet(x, y, family = "binomial", lambda = lambda, epsilon = Inf,
+                  standardize = FALSE)
+  expect_identical(fit$settings$passes, 1000L)
+  ref <- glmnet::glmnet(x, y, family = "binomial", lambda = lambda, standardize = FALSE,
+                        thresh = 1e-14, maxit = 1e7)
+  expect_equal(as.matrix(coef(fit)), as.matrix(coef(ref)), tolerance = 1e-4,
+               ignore_attr = TRUE)
+  # passes given: every one of them is made (not converged here, and said)
+  expect_warning(short <- dpglmnet(x, y, family = "binomial", lambda = lambda,
+                                   epsilon = Inf, standardize = FALSE, passes = 10),
+                 "has not converged in 10 passes")
+  expect_gt(max(abs(as.matrix(coef(short)) - as.matrix(coef(ref)))), 0.1)
+})
+
+test_that("the core stops at convergence only without noise", {
+  set.seed(42)
+  n <- 400
+  p <- 3
+  x <- matrix(rnorm(n * p), n, p)
+  y <- as.numeric(rbinom(n, 1, plogis(x[, 1])))
+  settings <- list(family = "binomial", intercept = TRUE,
+                   transform = list(lower = rep(-10, p), upper = rep(10, p), center = NULL,
+                                    scale = NULL),
+                   alpha = 1, penalty_factor = rep(1, p), lower_limits = rep(-Inf, p),
+                   upper_limits = rep(Inf, p), seed = c(3, 4), secure = FALSE, trace = 0,
+                   threads = 1L, lambda = 0.01, coordinate_step = rep(4, p + 1),
+                   coordinate_clip = rep(Inf, p + 1), noise_sd = rep(0, p + 1),
+                   passes = 50L, selection = "cyclic", average = FALSE)
+  run <- function(noise, tolerance) {
+    settings$noise_sd <- rep(noise, p + 1)
+    settings$stop_tolerance <- tolerance
+    dpglmnet:::.dpcd_path_cpp(x, y, settings)
+  }
+  # without noise, a huge tolerance stops after the first pass
+  expect_false(isTRUE(all.equal(run(0, 1e9)$beta, run(0, 0)$beta)))
+  # with noise the tolerance is ignored: every pass is made
+  expect_identical(run(0.01, 1e9)$beta, run(0.01, 0)$beta)
+  expect_identical(run(0.01, 1e9)$a0, run(0.01, 0)$a0)
+})
