@@ -57,6 +57,9 @@
 #                             unstandardized fits with x.bounds;
 #   automatic_schedule        the number of lambdas and passes follow the
 #                             budget (choose_schedule(), R/dpglmnet.R);
+#   release_units(problem)    the releases of one pass (coordinates; DP-CD:
+#                             a factor's block counts once, R/dpcd.R), what
+#                             the schedule divides its releases by;
 #   exact_convergence         at epsilon = Inf without `passes` given, the
 #                             core stops each lambda once converged, up to
 #                             exact_passes$max passes (R/dpglmnet.R,
@@ -84,6 +87,7 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
                        default_clip = function(p, intercept) sqrt(p + intercept),
                        quantile_clip_default = FALSE, automatic_schedule = FALSE,
                        signal_check = FALSE, exact_convergence = FALSE,
+                       release_units = function(problem) problem$p + problem$intercept,
                        step_limit = 2, alpha_floor = 1e-3,
                        check = function(problem) problem,
                        convergence_tolerance = 1e-4,
@@ -94,7 +98,7 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
          sparse_shift = sparse_shift,
          default_clip = default_clip, quantile_clip_default = quantile_clip_default,
          automatic_schedule = automatic_schedule, signal_check = signal_check,
-         exact_convergence = exact_convergence,
+         exact_convergence = exact_convergence, release_units = release_units,
          step_limit = step_limit,
          alpha_floor = alpha_floor, check = check,
          convergence_tolerance = convergence_tolerance,

@@ -65,7 +65,53 @@ check_x_bounds <- function(x.bounds, p, column_names = NULL, sparse = FALSE) {
   }
   bounds$envelope <- pmax(abs(bounds$lower), abs(bounds$upper))
   bounds$binary <- binary_columns(x.bounds, bounds, p)
+  bounds$blocks <- factor_blocks(x.bounds, bounds$binary, p)
   bounds
+}
+
+# The blocks of 0/1 columns with disjoint supports that a data frame's
+# expansion marks (design_bounds(), R/formula.R): per column, its block
+# (0: none), over marked 0/1 columns only, blocks of at least two columns.
+# Privacy rests on the marking (a block is released as one unit), so only
+# the expansion's own mark counts, and a column whose values were not 0/1
+# is read clamped to [0, 1] (R/dpcd.R checks the block's support is
+# disjoint on the clamped values before the fit).
+factor_blocks <- function(x.bounds, binary, p) {
+  marked <- attr(x.bounds, "factor_block", exact = TRUE)
+  if (!is.numeric(marked) || length(marked) != p || anyNA(marked)) return(rep(0L, p))
+  blocks <- as.integer(ifelse(binary, marked, 0L))
+  sizes <- table(blocks[blocks != 0L])
+  blocks[blocks %in% as.integer(names(sizes)[sizes < 2L])] <- 0L
+  blocks
+}
+
+# Each record's values on a block's columns, clamped to [0, 1] as the core
+# reads them, keep only their first non-zero: a per-record map (free for
+# privacy) that makes the supports disjoint whatever x holds, which the
+# block's single release rests on (R/dpcd.R). The expansion of a factor
+# has at most one 1 per record, so there it changes nothing.
+disjoint_blocks <- function(x, blocks) {
+  # (a row subset, R/rows.R: the map on the matrix it reads)
+  if (inherits(x, "dpglmnet_rows")) {
+    x$x <- disjoint_blocks(x$x, blocks)
+    return(x)
+  }
+  for (block in unique(blocks[blocks != 0L])) {
+    columns <- which(blocks == block)
+    values <- x[, columns, drop = FALSE]
+    clamped <- pmin(pmax(values, 0), 1)
+    nonzero <- clamped != 0
+    # (the expansion's dummies: nothing to change, and x is not copied)
+    if (identical(values, clamped) && all(rowSums(nonzero) <= 1)) next
+    earlier <- nonzero
+    earlier[] <- 0
+    if (length(columns) > 1L) {
+      earlier[, -1L] <- t(apply(nonzero, 1L, cumsum))[, -length(columns), drop = FALSE]
+    }
+    clamped[earlier > 0] <- 0
+    x[, columns] <- clamped
+  }
+  x
 }
 
 # The columns known to be 0/1 by the schema: the dummies a data frame's

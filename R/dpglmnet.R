@@ -829,6 +829,11 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   }
   rng <- check_choice(rng, c("seeded", "secure"), "rng")
   trace.it <- check_numeric(trace.it, "trace.it", lower = 0)
+  # factor blocks (R/dpcd.R): dense x in memory only, made disjoint record
+  # by record
+  factor_blocks <- if (is.null(x_interval) || is_sparse_x(x) || is_database_source(x)) NULL
+                   else x_interval$blocks
+  if (any(factor_blocks != 0)) x <- disjoint_blocks(x, factor_blocks)
   problem <- structure(list(
     # x is read through the transform (clamped to the interval of x.bounds)
     # by the core, without a copy; the clamped values are bounded in
@@ -847,7 +852,10 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     x.lower = x_interval$lower, x.upper = x_interval$upper,
     standardization = standardization_plan(standardize, intercept, family$name, y.bound,
                                            is_sparse_x(x), p, epsilon,
-                                           binary = x_interval$binary),
+                                           binary = x_interval$binary,
+                                           blocks = factor_blocks),
+    # the dummies of a data frame's factors, by block (R/bounds.R)
+    factor_blocks = factor_blocks,
     standardize.budget = standardize.budget,
     standardize_budget_given = standardize_budget_given,
     n = n, p = p, family = family$name, family_parameter = family$parameter,
@@ -935,7 +943,7 @@ exact_stop_tolerance <- function(problem) {
 
 choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, p,
                             intercept, clip, standardize, standardize.budget,
-                            single = FALSE) {
+                            single = FALSE, units = p + intercept) {
   fixed <- list(nlambda = if (!is.null(lambda)) length(lambda) else
                   if (is.null(nlambda)) 10L else nlambda,
                 passes = if (!is.null(passes)) passes
@@ -953,7 +961,8 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
   # (a released clip, "quantile", is taken at the nominal 1 per coordinate)
   per_coordinate_clip <- if (is.numeric(clip)) clip / sqrt(coordinates) else 1
   releases <- (0.05 * mu_path * n / (2 * per_coordinate_clip))^2
-  k <- max(1, floor(releases / coordinates))
+  # (per pass: one release per unit, a factor's block once; R/dpcd.R)
+  k <- max(1, floor(releases / units))
   if (!is.null(lambda) || !is.null(nlambda)) {
     return(list(nlambda = fixed$nlambda, single_lambda = FALSE,
                 passes = if (is.null(passes)) max(1L, min(10L, floor(k / fixed$nlambda)))

@@ -345,6 +345,14 @@ design_bounds <- function(variable_bounds, terms, assign, numeric_variables) {
     !length(intersect(variables[factors[, k] > 0], numeric_variables))
   }, logical(1))
   attr(bounds, "binary") <- unname(categorical_only[assign])
+  # The columns of one such term have disjoint supports: with treatment
+  # contrasts (or the full coding a term gets without a lower-order one)
+  # each record has at most one of them non-zero. A term of two or more
+  # columns is a block (its term number; 0: none), which DP-CD releases as
+  # one unit (src/dpglmnet/dpcd.h, R/dpcd.R).
+  columns_of_term <- tabulate(assign, nbins = ncol(factors))
+  attr(bounds, "factor_block") <- unname(ifelse(
+    categorical_only[assign] & columns_of_term[assign] >= 2L, assign, 0L))
   if (any(abs(bounds) > 1e100)) {
     dpglmnet_abort("x.bounds", paste(
       "multiply to more than 1e100 on an interaction column: give smaller bounds."))

@@ -61,16 +61,17 @@ histogram_fine_bins <- 32L
 # histograms could not resolve (released counts of ~290 ones against a
 # count noise sd of 200) and a February dummy clamped to [0, 0.56].
 standardization_plan <- function(standardize, intercept, family, y.bound, sparse, p,
-                                 epsilon, binary = NULL) {
+                                 epsilon, binary = NULL, blocks = NULL) {
   if (!standardize) return(NULL)
   if (is.null(binary)) binary <- rep(FALSE, p)
+  if (is.null(blocks)) blocks <- rep(0L, p)
   # (a response the family standardizes with x: gaussian, with y.bound)
   scale_y <- dpglmnet_family(family)$standardize_response && !is.null(y.bound)
   spread <- p - sum(binary)
   ranges <- is.finite(epsilon) && (spread > 0 || scale_y)
   list(center_x = intercept && !sparse, scale_y = scale_y, ranges = ranges,
        sparse = sparse, levels = histogram_levels, fine_bins = histogram_fine_bins,
-       binary = binary, private = is.finite(epsilon),
+       binary = binary, blocks = blocks, private = is.finite(epsilon),
        range_releases = if (ranges) spread else 0, moment_releases = p + spread,
        y_releases = if (scale_y) 2 + ranges else 0)
 }
@@ -456,6 +457,10 @@ standardize_problem <- function(problem, path_releases) {
       center[u] <- anchor[u]
     }
   }
+  # The dummies of a factor's block are not centred (R/dpcd.R: their
+  # supports stay disjoint, and DP-CD releases the block as one unit; the
+  # intercept takes their mean); their scale is still 1 / sd.
+  if (!is.null(center) && any(plan$blocks != 0)) center[plan$blocks != 0] <- 0
   warn_constant_columns(xs, problem)
 
   y_mean <- 0

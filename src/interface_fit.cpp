@@ -83,6 +83,11 @@ dpglmnet::CoordinateSettings coordinate_settings(const List& s, bool steps = tru
   if (s.containsElementNamed("threads")) c.threads = integer(s, "threads");
   // optional: epsilon = Inf fits stop at convergence (dpcd.h)
   if (s.containsElementNamed("stop_tolerance")) c.stop_tolerance = number(s, "stop_tolerance");
+  // optional: features updated as one unit (dpcd.h; R/dpcd.R checks them)
+  if (s.containsElementNamed("coordinate_block") && !Rf_isNull(s["coordinate_block"])) {
+    const std::vector<double> block = numbers(s, "coordinate_block");
+    c.block.assign(block.begin(), block.end());
+  }
   return c;
 }
 

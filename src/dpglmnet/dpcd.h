@@ -19,6 +19,15 @@
 // each record's term before the clip, g_j = (1/n) sum_i clip(omega_i l'_i x_ij,
 // C_j), so the sensitivity stays 2 C_j / n; an optional offset o_i enters the
 // linear predictor, eta_i = o_i + b0 + x_i'b (glmnet's `offset`).
+// Blocks: columns with disjoint supports (the uncentred dummies of one
+// factor: no record has two of them non-zero) form one unit, whose
+// coordinates are updated one after the other. A step on one of them moves
+// eta only on its own records, so the gradients of the others are those at
+// the unit's start: the unit's steps release the block's gradient vector
+// at one point, one Gaussian mechanism (replacing a record moves at most
+// two of its coordinates, by C_a / n and C_b / n, or one by 2 C_a / n: in
+// the norm weighted by 1 / C_j, at most 2 / n, as one coordinate). The
+// caller accounts one release per unit; a pass visits every unit once.
 #ifndef DPGLMNET_DPCD_H
 #define DPGLMNET_DPCD_H
 
@@ -50,6 +59,10 @@ struct CoordinateSettings {
   // (0: always make every pass). Ignored when any sigma_j > 0, so the
   // number of passes of a private fit never depends on the data.
   double stop_tolerance = 0.0;
+  // Per feature (length p, or empty: none), the block of coordinates with
+  // disjoint supports it belongs to (0: its own unit). The caller
+  // guarantees the supports are disjoint.
+  std::vector<int> block;
   // OpenMP threads of the dense record sweeps (kernels.h); the result does
   // not depend on it, nor does the noise (drawn on the calling thread).
   int threads = 1;
@@ -69,10 +82,11 @@ class DPCoordinateDescent {
         selection_(selection), average_(average), rng_(rng),
         sweeper_(x, y, kernels::best_isa(), settings_.threads, weights, loss),
         coef_(coordinates_, 0.0), eta_(offset ? offset : nullptr, offset ? offset + n_ : nullptr),
-        order_(coordinates_),
         average_sum_(average ? coordinates_ : 0, 0.0),
         last_counted_(average ? coordinates_ : 0, 0) {
     if (!offset) eta_.assign(n_, 0.0);
+    build_units();
+    order_.resize(units_);
     std::iota(order_.begin(), order_.end(), 0);
     stops_at_convergence_ =
         settings_.stop_tolerance > 0.0 &&
@@ -88,9 +102,12 @@ class DPCoordinateDescent {
   // (warm start). With averaging, each pass is one outer iteration of
   // Algorithm 1 (K = coordinates() inner steps) ending at the average of its
   // inner iterates.
+  // The number of units a pass visits (one release each).
+  int units() const { return units_; }
+
   template <class Penalty>
   void fit(const Penalty& penalty) {
-    const int steps = coordinates_;
+    const int steps = units_;
     for (int pass = 0; pass < passes_; ++pass) {
       last_pass_change_ = 0.0;
       if (selection_ == Selection::permutation) shuffle_order();
@@ -99,16 +116,19 @@ class DPCoordinateDescent {
         std::fill(last_counted_.begin(), last_counted_.end(), 0);
       }
       for (int k = 0; k < steps; ++k) {
-        const int j = selection_ == Selection::random
+        const int u = selection_ == Selection::random
                           ? static_cast<int>(rng_.index(steps))
                           : order_[k];
-        if (average_) {
-          // Lazy running sum of the iterates theta^1..theta^K: coef_[j] was
-          // the value of iterates last_counted_[j]+1 .. k.
-          average_sum_[j] += coef_[j] * (k - last_counted_[j]);
-          last_counted_[j] = k;
+        for (int m = unit_start_[u]; m < unit_start_[u + 1]; ++m) {
+          const int j = unit_coordinates_[m];
+          if (average_) {
+            // Lazy running sum of the iterates theta^1..theta^K: coef_[j]
+            // was the value of iterates last_counted_[j]+1 .. k.
+            average_sum_[j] += coef_[j] * (k - last_counted_[j]);
+            last_counted_[j] = k;
+          }
+          update(j, penalty);
         }
-        update(j, penalty);
       }
       if (average_) {
         apply_pending_change();
@@ -147,18 +167,42 @@ class DPCoordinateDescent {
   static constexpr int kBlock = 64;
 
  private:
+  // Units: every coordinate alone, but the features of one block together
+  // (in coordinate order); unit u holds unit_coordinates_[unit_start_[u] ..
+  // unit_start_[u + 1]). Without blocks, unit u is coordinate u.
+  void build_units() {
+    const std::vector<int>& block = settings_.block;
+    const bool blocked = static_cast<int>(block.size()) == p_ &&
+                         std::any_of(block.begin(), block.end(), [](int b) { return b != 0; });
+    unit_coordinates_.clear();
+    unit_start_.assign(1, 0);
+    std::vector<bool> placed(coordinates_, false);
+    for (int j = 0; j < coordinates_; ++j) {
+      if (placed[j]) continue;
+      const int id = blocked && j < p_ ? block[j] : 0;
+      for (int k = j; k < (id != 0 ? p_ : j + 1); ++k) {
+        if (k == j || block[k] == id) {
+          unit_coordinates_.push_back(k);
+          placed[k] = true;
+        }
+      }
+      unit_start_.push_back(static_cast<int>(unit_coordinates_.size()));
+    }
+    units_ = static_cast<int>(unit_start_.size()) - 1;
+  }
+
   void shuffle_order() {
-    if (coordinates_ < kBlockedFrom) {
+    if (units_ < kBlockedFrom) {
       rng_.shuffle(order_);
       return;
     }
-    const int blocks = (coordinates_ + kBlock - 1) / kBlock;
+    const int blocks = (units_ + kBlock - 1) / kBlock;
     block_order_.resize(blocks);
     std::iota(block_order_.begin(), block_order_.end(), 0);
     rng_.shuffle(block_order_);
     int k = 0;
     for (const int b : block_order_) {
-      const int start = b * kBlock, end = std::min(start + kBlock, coordinates_);
+      const int start = b * kBlock, end = std::min(start + kBlock, units_);
       int* block = order_.data() + k;
       for (int j = start; j < end; ++j) order_[k++] = j;
       const std::uint32_t size = static_cast<std::uint32_t>(end - start);
@@ -228,6 +272,8 @@ class DPCoordinateDescent {
   const ColumnSweeper<Design, Loss> sweeper_;
   std::vector<double> coef_, eta_;
   std::vector<int> order_, block_order_;
+  std::vector<int> unit_coordinates_, unit_start_;
+  int units_ = 0;
   std::vector<double> average_sum_;
   std::vector<int> last_counted_;
   // The update of the last step, not yet applied to eta (-1: none).

@@ -231,6 +231,8 @@ test_that("cv.dpglmnet on a data frame or formula (the entry for its hook)", {
   # R/bounds.R, so that their mean alone is released)
   dummy_bounds <- cbind(c(-90, -1e5, 0, 0, 0, 0), c(90, 1e5, 1, 1, 1, 1))
   attr(dummy_bounds, "binary") <- c(FALSE, FALSE, TRUE, TRUE, TRUE, TRUE)
+  # (and region's three dummies as one block, the 4th term: R/dpcd.R)
+  attr(dummy_bounds, "factor_block") <- c(0L, 0L, 0L, 4L, 4L, 4L)
   set.seed(9)
   by_matrix <- quietly(cv.dpglmnet(x, df$cost, epsilon = 1, x.bounds = dummy_bounds,
                                    y.bound = 1e4, nlambda = 4))

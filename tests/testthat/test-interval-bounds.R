@@ -162,7 +162,9 @@ test_that("a data frame's dummies get [0, 1]; numeric columns take intervals by 
     stats::terms(~ u * v), c(1L, 2L, 3L), c("u", "v"))
   # (no column of a numeric term is 0/1 by the schema)
   expect_identical(attr(numeric_design, "binary"), c(FALSE, FALSE, FALSE))
+  expect_identical(attr(numeric_design, "factor_block"), c(0L, 0L, 0L))
   attr(numeric_design, "binary") <- NULL
+  attr(numeric_design, "factor_block") <- NULL
   expect_equal(numeric_design, cbind(lower = c(-2, -3, -6), upper = c(2, 3, 6)))
   # an unknown name, an interval on a factor
   expect_dpglmnet_error(dpglmnet(df, y, epsilon = 1, y.bound = 10,
