@@ -22,6 +22,26 @@
 #' Laplace mechanism, composed with the rest by basic composition. The
 #' ledger in `fit$privacy` lists every mechanism and the total spent.
 #'
+#' The dummies of one factor of a data frame (a factor of three levels or
+#' more, expanded with treatment contrasts) are one block: no record has
+#' two of them non-zero, so, left uncentred (the intercept takes their
+#' mean), a step on one moves the linear predictor only on its own records
+#' and the block's steps in a row release its gradient vector at one point.
+#' That vector moves by at most \eqn{2/n} in the norm weighted by
+#' \eqn{1/C_j} when one record is replaced, as one coordinate does, so a
+#' pass charges one release per block instead of one per dummy (each dummy
+#' keeps noise \eqn{z \cdot 2 C_j / n}), and the schedule affords more
+#' passes or less noise. Each record's values on a block are read with
+#' only their first non-zero kept (a per-record map, which changes nothing
+#' for the expansion's dummies), so the argument holds whatever `x` holds.
+#' Block dummies' clips are raised by \eqn{\sqrt{\max(1, v_j / 2)}}, with
+#' \eqn{v_j = 1/sd_j} their largest standardized value from the released
+#' mean: a rare level's few records are otherwise clipped to residuals of a
+#' tenth. On ISLR2's Bikeshare (hour, month and weather factors) and
+#' ggplot2's `txhousing` (45 city dummies), `cv.dpglmnet()` at epsilon 1
+#' went from 1.56 and 19.8 times `cv.glmnet`'s held-out MSE to 1.28 and
+#' 4.1.
+#'
 #' @section Hyperparameters:
 #' * `passes`: a pass is one update of every coordinate. Default (`NULL`)
 #'   for a private standardized fit: chosen with `nlambda` from public

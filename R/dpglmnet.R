@@ -466,7 +466,11 @@
 #'   mark on its intervals. It is honoured only on columns whose interval is
 #'   exactly \[0, 1\], which they are read clamped to: a column marked
 #'   wrongly costs accuracy (its sd is taken as \eqn{\sqrt{m(1-m)}}), never
-#'   privacy.
+#'   privacy. The dummies of one factor of three levels or more are also
+#'   marked as a block (`attr(x.bounds, "factor_block")`), which DP-CD
+#'   releases as one unit (see [dpcd]); a block's values are read with at
+#'   most one non-zero per record (the first), so a wrong mark costs
+#'   accuracy, never privacy.
 #' @param y.bound Public bound on `y` (gaussian): one number `b`
 #'   (\eqn{|y_i| \le b}, the interval \[-b, b\]), in \[1e-100, 1e100\], or
 #'   an interval `c(lower, upper)` (\eqn{l \le y_i \le u}; finite, within
