@@ -72,13 +72,17 @@ check_x_bounds <- function(x.bounds, p, column_names = NULL, sparse = FALSE) {
 # The blocks of 0/1 columns with disjoint supports that a data frame's
 # expansion marks (design_bounds(), R/formula.R): per column, its block
 # (0: none), over marked 0/1 columns only, blocks of at least two columns.
-# Privacy rests on the marking (a block is released as one unit), so only
-# the expansion's own mark counts, and a column whose values were not 0/1
-# is read clamped to [0, 1] (R/dpcd.R checks the block's support is
-# disjoint on the clamped values before the fit).
+# Privacy rests on the supports being disjoint (a block is released as one
+# unit), which does not rest on the mark: the values are read clamped to
+# [0, 1] and made disjoint record by record (disjoint_blocks()), and the
+# core checks it on the values it reads (src/interface_fit.cpp); a wrong
+# mark costs accuracy only.
 factor_blocks <- function(x.bounds, binary, p) {
   marked <- attr(x.bounds, "factor_block", exact = TRUE)
-  if (!is.numeric(marked) || length(marked) != p || anyNA(marked)) return(rep(0L, p))
+  if (!is.numeric(marked) || length(marked) != p || any(!is.finite(marked)) ||
+      any(marked != round(marked)) || any(abs(marked) > .Machine$integer.max)) {
+    return(rep(0L, p))
+  }
   blocks <- as.integer(ifelse(binary, marked, 0L))
   sizes <- table(blocks[blocks != 0L])
   blocks[blocks %in% as.integer(names(sizes)[sizes < 2L])] <- 0L
@@ -99,6 +103,8 @@ disjoint_blocks <- function(x, blocks) {
   for (block in unique(blocks[blocks != 0L])) {
     columns <- which(blocks == block)
     values <- x[, columns, drop = FALSE]
+    # (non-finite values: the error x's check gives, before any release)
+    if (any(!is.finite(values))) check_x_values(x)
     clamped <- pmin(pmax(values, 0), 1)
     nonzero <- clamped != 0
     # (the expansion's dummies: nothing to change, and x is not copied)

@@ -502,7 +502,10 @@ single_lambda_fit <- function(x, y, arguments, auto_choice = NULL) {
   call <- public_call(as.call(c(list(quote(dpglmnet), x = quote(x), y = quote(y)),
                                 arguments)), "dpglmnet")
   spec <- checked_spec(x, y, arguments, quiet = FALSE)
-  spec$x <- x  # (checked on a row subset of all records, fitted on x itself)
+  # (checked on a row subset of all records, fitted on x itself: with its
+  # factor blocks made disjoint record by record, as the check made them,
+  # R/dpcd.R)
+  spec$x <- if (any(spec$factor_blocks != 0)) disjoint_blocks(x, spec$factor_blocks) else x
   spec$single_requested <- TRUE
   # solver = "auto" decided at the full n (resolve_cv_auto_solver()) is
   # still "auto"'s choice: the fit makes what "auto" makes (the signal

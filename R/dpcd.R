@@ -18,6 +18,7 @@ dpcd_solver <- new_solver("dpcd",
   # epsilon = Inf: each lambda runs to convergence (choose_schedule())
   exact_convergence = TRUE,
   # a factor's dummies: one release per pass (dpcd_units())
+  factor_blocks = TRUE,
   release_units = function(problem) dpcd_units(problem),
   setup = function(problem) {
     smooth <- problem_smoothness(problem)
@@ -81,7 +82,12 @@ dpcd_solver <- new_solver("dpcd",
       stop_tolerance = exact_stop_tolerance(problem),
       coordinate_block = checked_dpcd_blocks(problem))
     if (is_database_source(problem$x)) return(dpcd_path_db(problem$x, problem$y, settings))
-    .dpcd_path_cpp(problem$x, problem$y, settings)
+    fitted <- .dpcd_path_cpp(problem$x, problem$y, settings)
+    # one release per unit and pass, as the ledger counts them
+    if (!identical(as.numeric(fitted$units), as.numeric(dpcd_units(problem)))) {
+      stop("internal error: DP-CD's units differ from the ledger's", call. = FALSE)
+    }
+    fitted
   },
   settings = function(problem, setup, noise, lambda = NULL) {
     list(selection = problem$selection, average = problem$average,

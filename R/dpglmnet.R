@@ -833,9 +833,10 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   }
   rng <- check_choice(rng, c("seeded", "secure"), "rng")
   trace.it <- check_numeric(trace.it, "trace.it", lower = 0)
-  # factor blocks (R/dpcd.R): dense x in memory only, made disjoint record
-  # by record
-  factor_blocks <- if (is.null(x_interval) || is_sparse_x(x) || is_database_source(x)) NULL
+  # factor blocks (R/dpcd.R): for a solver that declares them, dense x in
+  # memory only, made disjoint record by record
+  factor_blocks <- if (!isTRUE(solver_declared$factor_blocks) || is.null(x_interval) ||
+                       is_sparse_x(x) || is_database_source(x)) NULL
                    else x_interval$blocks
   if (any(factor_blocks != 0)) x <- disjoint_blocks(x, factor_blocks)
   problem <- structure(list(

@@ -7,6 +7,7 @@
 // entry runs only the pairs its solver declares (dpglmnet/capabilities.h).
 #include <Rcpp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -168,6 +169,34 @@ List signal_check_cpp(SEXP x, NumericVector y, List settings) {
       }));
 }
 
+// A factor block (dpcd.h) is released as one unit only if no record has two
+// of its columns non-zero as the core reads them (after the transform):
+// checked here, an internal error otherwise (R makes them so record by
+// record, R/bounds.R's disjoint_blocks(); this never fires when it did).
+template <class Design>
+void check_disjoint_blocks(const Design& design, const std::vector<int>& block) {
+  if (block.empty()) return;
+  if (static_cast<int>(block.size()) != design.cols())
+    stop("internal error: one factor block per column of x");
+  std::vector<int> owner(design.rows());
+  std::vector<int> ids;
+  for (const int b : block)
+    if (b != 0 && std::find(ids.begin(), ids.end(), b) == ids.end()) ids.push_back(b);
+  for (const int id : ids) {
+    std::fill(owner.begin(), owner.end(), -1);
+    for (int j = 0; j < design.cols(); ++j) {
+      if (block[j] != id) continue;
+      bool clash = false;
+      design.for_each_in_column(j, [&](int i, double v) {
+        if (v == 0.0) return;
+        if (owner[i] >= 0) clash = true;
+        owner[i] = j;
+      });
+      if (clash) stop("internal error: a factor block's columns are not disjoint");
+    }
+  }
+}
+
 // [[Rcpp::export(.dpcd_path_cpp)]]
 List dpcd_path_cpp(SEXP x, NumericVector y, List settings) {
   y = read_response(y, settings);
@@ -180,11 +209,16 @@ List dpcd_path_cpp(SEXP x, NumericVector y, List settings) {
             settings, design.cols(), [&](const auto& penalty) -> SEXP {
           return with_weighting(loss, weights, [&](auto weighted) -> SEXP {
             using L = decltype(weighted);
+            dpglmnet::CoordinateSettings coordinates = coordinate_settings(settings);
+            check_disjoint_blocks(design, coordinates.block);
             dpglmnet::DPCoordinateDescent<Design, L> solver(
-                design, y.begin(), flag(settings, "intercept"), coordinate_settings(settings),
+                design, y.begin(), flag(settings, "intercept"), std::move(coordinates),
                 integer(settings, "passes"), parse_selection(text(settings, "selection")),
                 flag(settings, "average"), rng, weights, offset, weighted);
-            return fit_path_to_list(solver, design.cols(), settings, penalty);
+            List fitted = fit_path_to_list(solver, design.cols(), settings, penalty);
+            // (the releases of a pass, which R checks against its ledger)
+            fitted.push_back(solver.units(), "units");
+            return fitted;
           });
         });
       });

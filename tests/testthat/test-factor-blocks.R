@@ -131,3 +131,51 @@ test_that("a rare level keeps its effect at epsilon 1 (n = 4000)", {
   expect_gt(b[["regionb"]], 0.3)
   expect_lt(b[["regionc"]], -0.3)
 })
+
+test_that("marks on columns that overlap are made safe on every path, and the core checks", {
+  set.seed(7)
+  n <- 600
+  x <- cbind(u = rnorm(n), matrix(rbinom(n * 6, 1, 0.5), n, 6))
+  y <- drop(x[, 1] + x[, 2] + rnorm(n))
+  bounds <- cbind(c(-4, rep(0, 6)), c(4, rep(1, 6)))
+  attr(bounds, "binary") <- c(FALSE, rep(TRUE, 6))
+  attr(bounds, "factor_block") <- c(0L, rep(7L, 6))
+  # the core refuses a block whose columns it reads overlapping ...
+  settings <- list(family = "gaussian", intercept = TRUE,
+                   transform = list(lower = c(-4, rep(0, 6)), upper = c(4, rep(1, 6)),
+                                    center = NULL, scale = NULL),
+                   alpha = 1, penalty_factor = rep(1, 7), lower_limits = rep(-Inf, 7),
+                   upper_limits = rep(Inf, 7), seed = c(1, 2), secure = FALSE, trace = 0,
+                   threads = 1L, lambda = 0.1, coordinate_step = rep(1, 8),
+                   coordinate_clip = rep(1, 8), noise_sd = rep(0.01, 8), passes = 1L,
+                   selection = "cyclic", average = FALSE, coordinate_block = c(0, rep(7, 6)))
+  expect_error(dpglmnet:::.dpcd_path_cpp(x, y, settings), "not disjoint")
+  settings$coordinate_block <- c(0, 7)
+  expect_error(dpglmnet:::.dpcd_path_cpp(x, y, settings), "one factor block per column")
+  # ... so the fits below pass only because their x was made disjoint
+  # record by record first: dpglmnet(), and cv.dpglmnet() at one lambda
+  # (its fit on all records) and with a path
+  set.seed(8)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 0.5, x.bounds = bounds,
+                                           y.bound = 8, solver = "dpcd"))
+  expect_match(as.data.frame(fit$privacy)$mechanism, "one release per block", all = FALSE)
+  set.seed(8)
+  single <- muffle_dpglmnet_warnings(cv.dpglmnet(x, y, epsilon = 0.5, x.bounds = bounds,
+                                                 y.bound = 8, solver = "dpcd"))
+  expect_length(single$lambda, 1)
+  set.seed(8)
+  path <- muffle_dpglmnet_warnings(cv.dpglmnet(x, y, epsilon = 50, x.bounds = bounds,
+                                               y.bound = 8, solver = "dpcd"))
+  expect_gt(length(path$lambda), 1)
+})
+
+test_that("only a solver that releases blocks leaves the dummies uncentred", {
+  d <- block_frame(2000)
+  set.seed(9)
+  sgd <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, epsilon = 1,
+                                           x.bounds = list(age = c(18, 90)), y.bound = 15,
+                                           solver = "dpsgd", nlambda = 2, passes = 2))
+  centre <- sgd$settings$standardization$x_center
+  expect_true(any(centre[3:6] != 0))
+  expect_false(any(grepl("block", as.data.frame(sgd$privacy)$mechanism)))
+})
