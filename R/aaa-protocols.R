@@ -60,9 +60,6 @@
 #   factor_blocks             releases the dummies of one factor as one
 #                             block (R/dpcd.R): their standardization
 #                             leaves them uncentred;
-#   release_units(problem)    the releases of one pass (coordinates; DP-CD:
-#                             a factor's block counts once, R/dpcd.R), what
-#                             the schedule divides its releases by;
 #   exact_convergence         at epsilon = Inf without `passes` given, the
 #                             core stops each lambda once converged, up to
 #                             exact_passes$max passes (R/dpglmnet.R,
@@ -90,7 +87,6 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
                        default_clip = function(p, intercept) sqrt(p + intercept),
                        quantile_clip_default = FALSE, automatic_schedule = FALSE,
                        signal_check = FALSE, exact_convergence = FALSE, factor_blocks = FALSE,
-                       release_units = function(problem) problem$p + problem$intercept,
                        step_limit = 2, alpha_floor = 1e-3,
                        check = function(problem) problem,
                        convergence_tolerance = 1e-4,
@@ -101,7 +97,7 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
          sparse_shift = sparse_shift,
          default_clip = default_clip, quantile_clip_default = quantile_clip_default,
          automatic_schedule = automatic_schedule, signal_check = signal_check,
-         exact_convergence = exact_convergence, release_units = release_units,
+         exact_convergence = exact_convergence,
          factor_blocks = factor_blocks,
          step_limit = step_limit,
          alpha_floor = alpha_floor, check = check,

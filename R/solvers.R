@@ -43,8 +43,7 @@ schedule_problem <- function(problem) {
                                 identical(problem$smoothness, "uniform"),
                               if (is.null(problem$standardization)) 0
                               else problem$standardize.budget,
-                              single = isTRUE(problem$single_requested),
-                              units = solver_object(problem$solver)$release_units(problem))
+                              single = isTRUE(problem$single_requested))
   if (isTRUE(problem$single_requested)) {
     schedule$nlambda <- 1L
     schedule$single_lambda <- TRUE
