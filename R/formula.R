@@ -91,6 +91,7 @@ frame_design <- function(values) {
     dpglmnet_abort(if (frame_arg == "x") "x" else "x",
                    "has no predictors: the model needs at least one column.")
   }
+  check_per_record_terms(stats::delete.response(terms), environment(formula))
   missing_columns <- setdiff(all.vars(stats::delete.response(terms)), names_in_data)
   if (length(missing_columns)) {
     dpglmnet_abort(frame_arg, sprintf("has no column %s, which the formula uses.",
@@ -148,6 +149,68 @@ frame_design <- function(values) {
     recipe = list(terms = model_terms, xlevels = stats::.getXlevels(model_terms, frame),
                   contrasts = attr(design, "contrasts"), formula_interface = frame_arg == "data")
   )
+}
+
+# A formula's terms must be per-record maps: a term computed from all the
+# records (cut(age, 3) takes its breaks from the range of age, x / max(x)
+# its maximum) would put statistics of the data in the fit, its factor
+# levels and coefficient names without noise and outside the ledger.
+# Terms that keep such constants for prediction (scale(), poly(), ns())
+# are refused after the model frame (their predvars); these, which keep
+# none, are refused here from the formula alone (no data read): calls to
+# functions that summarise a vector, and cut() without explicit breaks
+# (a vector of two or more, as literals or a variable of the formula's
+# environment, public).
+record_summaries <- c("mean", "median", "max", "min", "range", "sd", "var", "mad", "IQR",
+                      "quantile", "fivenum", "rank", "order", "sort", "rev", "sum", "prod",
+                      "cumsum", "cumprod", "cummax", "cummin", "diff", "table", "tabulate",
+                      "ecdf", "scale", "length", "nrow", "NROW", "unique", "duplicated",
+                      "ave", "cor", "cov", "weighted.mean", "colMeans", "rowsum", "rowSums",
+                      "colSums", "which.max", "which.min", "outer", "lag")
+
+check_per_record_terms <- function(terms, env) {
+  offending <- character()
+  visit <- function(e) {
+    if (!is.call(e)) return(invisible())
+    head <- e[[1L]]
+    name <- if (is.name(head)) as.character(head)
+            else if (is.call(head) && identical(head[[1L]], as.name("::"))) as.character(head[[3L]])
+            else ""
+    if (name %in% record_summaries) {
+      offending <<- c(offending, deparse1(e))
+    } else if (name == "cut" && !explicit_breaks(e, env)) {
+      offending <<- c(offending, deparse1(e))
+    }
+    for (argument in as.list(e)[-1L]) if (!missing(argument)) visit(argument)
+    invisible()
+  }
+  for (variable in as.list(attr(terms, "variables"))[-1L]) visit(variable)
+  if (length(offending)) {
+    dpglmnet_abort("x", sprintf(paste(
+      "has term%s %s computed from all the records (a summary of a column, or",
+      "cut() with a number of breaks, taken from its range): the constants",
+      "it takes are statistics of the data, which a private fit must not hold.",
+      "Give per-record transformations only (log(x), x^2, I(x / 100)), and",
+      "cut() with explicit breaks (cut(age, c(18, 30, 50, 90)))."),
+      if (length(offending) > 1L) "s" else "",
+      paste0("`", unique(offending), "`", collapse = ", ")))
+  }
+  invisible()
+}
+
+# Whether a cut() call gives its breaks as a vector of two or more (a
+# literal, c(...), seq(...), or a variable of the formula's environment).
+explicit_breaks <- function(call, env) {
+  matched <- tryCatch(match.call(base::cut.default, call), error = function(e) NULL)
+  breaks <- if (!is.null(matched)) matched$breaks
+  if (is.null(breaks)) return(FALSE)
+  if (is.numeric(breaks)) return(length(breaks) >= 2L)
+  if (is.name(breaks) || (is.call(breaks) &&
+                          as.character(breaks[[1L]])[1L] %in% c("c", "seq", "seq_len", ":"))) {
+    value <- tryCatch(eval(breaks, env), error = function(e) NULL)
+    return(is.numeric(value) && length(value) >= 2L)
+  }
+  FALSE
 }
 
 # "numeric", "factor", "logical" or "character": how a column enters the

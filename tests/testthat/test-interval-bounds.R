@@ -454,6 +454,21 @@ test_that("formula terms computed from all the records (scale()) are refused", {
   # per-record maps are fine
   fit <- muffle_dpglmnet_warnings(dpglmnet(y ~ log(age) + g, data = df, epsilon = Inf))
   expect_s3_class(fit, "dpglmnet")
+  # cut() with a number of breaks takes them from the range of age (its
+  # levels would name the data's minimum and maximum), and a summary of a
+  # column inside a term: refused before the data are read
+  for (formula in list(y ~ cut(age, 3) + g, y ~ I(age / max(age)) + g,
+                       y ~ I(age - mean(age)), y ~ base::rank(age))) {
+    expect_dpglmnet_error(dpglmnet(formula, data = df, epsilon = 1, y.bound = 10,
+                                   x.bounds = list(age = c(18, 90))),
+                          "computed from all the records")
+  }
+  # explicit breaks are public: the term is a per-record map
+  for (formula in list(y ~ cut(age, c(18, 40, 60, 90)) + g,
+                       y ~ cut(age, breaks = seq(18, 90, by = 18)))) {
+    fit <- muffle_dpglmnet_warnings(dpglmnet(formula, data = df, epsilon = Inf))
+    expect_s3_class(fit, "dpglmnet")
+  }
 })
 
 test_that("factor dummies on [0, 1] do not warn that x.bounds may be too small", {
