@@ -249,6 +249,11 @@
 #' factor's declared levels, used or not); a character column's levels are
 #' the values found in the data, which the fit then reveals, so it warns:
 #' declare such a column as a factor with its public levels.
+#' Terms must be per-record maps (`log(age)`, `I(age^2)`,
+#' `cut(age, c(18, 40, 90))`): a term computed from all the records is
+#' refused, because its constants are statistics of the data (`scale()`,
+#' `poly()`, `cut(age, 3)`, whose breaks come from the range of age, or a
+#' column summary inside a term such as `I(x / max(x))`).
 #'
 #' Bounds: each dummy column is 0/1, so it gets the interval \[0, 1\]
 #' without your giving it, and its private standardization releases its
