@@ -73,6 +73,10 @@
     .Call(`_dpglmnet_signal_check_cpp`, x, y, settings)
 }
 
+.raw_blocks_disjoint_cpp <- function(x, block) {
+    .Call(`_dpglmnet_raw_blocks_disjoint_cpp`, x, block)
+}
+
 .dpcd_path_cpp <- function(x, y, settings) {
     .Call(`_dpglmnet_dpcd_path_cpp`, x, y, settings)
 }

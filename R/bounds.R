@@ -100,6 +100,10 @@ disjoint_blocks <- function(x, blocks) {
     x$x <- disjoint_blocks(x$x, blocks)
     return(x)
   }
+  # (the expansion's dummies: one pass over the block columns, no copy)
+  if (is.matrix(x) && is.double(x) && .raw_blocks_disjoint_cpp(x, as.integer(blocks))) {
+    return(x)
+  }
   for (block in unique(blocks[blocks != 0L])) {
     columns <- which(blocks == block)
     values <- x[, columns, drop = FALSE]

@@ -235,6 +235,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// raw_blocks_disjoint_cpp
+bool raw_blocks_disjoint_cpp(NumericMatrix x, IntegerVector block);
+RcppExport SEXP _dpglmnet_raw_blocks_disjoint_cpp(SEXP xSEXP, SEXP blockSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type block(blockSEXP);
+    rcpp_result_gen = Rcpp::wrap(raw_blocks_disjoint_cpp(x, block));
+    return rcpp_result_gen;
+END_RCPP
+}
 // dpcd_path_cpp
 List dpcd_path_cpp(SEXP x, NumericVector y, List settings);
 RcppExport SEXP _dpglmnet_dpcd_path_cpp(SEXP xSEXP, SEXP ySEXP, SEXP settingsSEXP) {
@@ -632,6 +644,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_private_smoothness_cpp", (DL_FUNC) &_dpglmnet_private_smoothness_cpp, 2},
     {"_dpglmnet_dpcd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpcd_start_gradient_cpp, 3},
     {"_dpglmnet_signal_check_cpp", (DL_FUNC) &_dpglmnet_signal_check_cpp, 3},
+    {"_dpglmnet_raw_blocks_disjoint_cpp", (DL_FUNC) &_dpglmnet_raw_blocks_disjoint_cpp, 2},
     {"_dpglmnet_dpcd_path_cpp", (DL_FUNC) &_dpglmnet_dpcd_path_cpp, 3},
     {"_dpglmnet_dpsgd_start_gradient_cpp", (DL_FUNC) &_dpglmnet_dpsgd_start_gradient_cpp, 3},
     {"_dpglmnet_dpsgd_path_cpp", (DL_FUNC) &_dpglmnet_dpsgd_path_cpp, 3},

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "dpglmnet/blocks.h"
 #include "dpglmnet/dpcd.h"
 #include "dpglmnet/dpscd.h"
 #include "dpglmnet/dpsgd.h"
@@ -170,31 +171,25 @@ List signal_check_cpp(SEXP x, NumericVector y, List settings) {
 }
 
 // A factor block (dpcd.h) is released as one unit only if no record has two
-// of its columns non-zero as the core reads them (after the transform):
-// checked here, an internal error otherwise (R makes them so record by
-// record, R/bounds.R's disjoint_blocks(); this never fires when it did).
+// of its columns non-zero as the core reads them: an internal error
+// otherwise (R makes them so record by record, R/bounds.R's
+// disjoint_blocks(); this never fires when it did).
 template <class Design>
 void check_disjoint_blocks(const Design& design, const std::vector<int>& block) {
   if (block.empty()) return;
   if (static_cast<int>(block.size()) != design.cols())
     stop("internal error: one factor block per column of x");
-  std::vector<int> owner(design.rows());
-  std::vector<int> ids;
-  for (const int b : block)
-    if (b != 0 && std::find(ids.begin(), ids.end(), b) == ids.end()) ids.push_back(b);
-  for (const int id : ids) {
-    std::fill(owner.begin(), owner.end(), -1);
-    for (int j = 0; j < design.cols(); ++j) {
-      if (block[j] != id) continue;
-      bool clash = false;
-      design.for_each_in_column(j, [&](int i, double v) {
-        if (v == 0.0) return;
-        if (owner[i] >= 0) clash = true;
-        owner[i] = j;
-      });
-      if (clash) stop("internal error: a factor block's columns are not disjoint");
-    }
-  }
+  if (!dpglmnet::blocks_disjoint(design, block))
+    stop("internal error: a factor block's columns are not disjoint");
+}
+
+// Whether the block columns of a dense x need no change to be read
+// disjoint (R/bounds.R's disjoint_blocks(): a copy only when they do).
+// [[Rcpp::export(.raw_blocks_disjoint_cpp)]]
+bool raw_blocks_disjoint_cpp(NumericMatrix x, IntegerVector block) {
+  if (block.size() != x.ncol()) stop("internal error: one factor block per column of x");
+  return dpglmnet::raw_blocks_disjoint(x.begin(), x.nrow(),
+                                       std::vector<int>(block.begin(), block.end()));
 }
 
 // [[Rcpp::export(.dpcd_path_cpp)]]

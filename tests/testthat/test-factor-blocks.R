@@ -42,6 +42,14 @@ test_that("blocks are made disjoint record by record (a per-record map)", {
   # the expansion's dummies are left as they are
   legit <- cbind(a = c(1, 0, 0), b = c(0, 1, 0))
   expect_identical(dpglmnet:::disjoint_blocks(legit, c(2L, 2L)), legit)
+  # (the core's test of that: values in [0, 1], one non-zero per record)
+  raw <- dpglmnet:::.raw_blocks_disjoint_cpp
+  expect_true(raw(cbind(legit, u = c(5, -3, 2)), c(2L, 2L, 0L)))
+  expect_false(raw(cbind(a = c(1, 0), b = c(1, 0)), c(2L, 2L)))
+  expect_false(raw(cbind(a = c(2, 0), b = c(0, 1)), c(2L, 2L)))
+  expect_false(raw(cbind(a = c(NaN, 0), b = c(0, 1)), c(2L, 2L)))
+  expect_true(raw(cbind(a = c(1, 1), b = c(1, 1)), c(0L, 0L)))
+  expect_error(raw(legit, 1L), "one factor block per column")
 })
 
 test_that("a block's clipped gradients move by at most 2 / n in the 1 / C norm", {
