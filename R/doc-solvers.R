@@ -32,7 +32,12 @@
 #' pass charges one release per block instead of one per dummy (each dummy
 #' keeps noise \eqn{z \cdot 2 C_j / n}) and the same budget gives every
 #' release less noise (the schedule of `nlambda` and `passes` still counts
-#' coordinates). Each record's values on a block are read with
+#' coordinates). Blocks are used only where the noise binds (the budget
+#' affords fewer than 625 releases per coordinate, against the 100 of the
+#' largest schedule): uncentred, a common level's dummy is correlated with
+#' the intercept and slows the fit, which costs where the passes limit it
+#' (ggplot2's `diamonds`, n = 53940: 1.36 times `cv.glmnet` without
+#' blocks, 1.66 with). Each record's values on a block are read with
 #' only their first non-zero kept (a per-record map, which changes nothing
 #' for the expansion's dummies), so the argument holds whatever `x` holds.
 #' Block dummies' clips are raised by \eqn{\sqrt{\max(1, v_j / 2)}}, with

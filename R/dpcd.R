@@ -185,6 +185,31 @@ block_clip_factor <- function(problem) {
   factor
 }
 
+# Blocks pay where the noise binds: uncentred, a common level's dummy is
+# correlated with the intercept and coordinate descent converges more
+# slowly, which costs where the passes, not the noise, limit the fit. So
+# the blocks are used only where the automatic schedule's affordable
+# releases per coordinate (`affordable`, choose_schedule(): k, against the
+# 10 x 10 it can use) are below block_noise_floor, i.e. its noise per step
+# at the capped schedule is at least 0.05 sqrt(100 / k) = 0.02; elsewhere
+# (a schedule given or at epsilon = Inf, a large n) the dummies are centred
+# and released one by one. Public (n, p, epsilon, delta, the shares).
+# Measured (cv.dpglmnet(), over cv.glmnet, 3 splits): ggplot2's diamonds
+# (n = 53940, k ~ 7000 at epsilon 1) 1.36 without blocks, 1.66 with;
+# Bikeshare (k ~ 90 at epsilon 1, ~370 at 2), txhousing and Wage (k < 100)
+# gain from them (inst/bench/results/2026-11-26-session13.md).
+block_noise_floor <- 625
+
+plan_factor_blocks <- function(problem, affordable) {
+  if (is.null(problem$factor_blocks) || !any(problem$factor_blocks != 0)) return(problem)
+  if (!is.null(affordable) && affordable < block_noise_floor) return(problem)
+  problem$factor_blocks <- NULL
+  if (!is.null(problem$standardization)) {
+    problem$standardization$blocks <- rep(0L, problem$p)
+  }
+  problem
+}
+
 # The units of a pass: a coordinate each, a block one.
 dpcd_units <- function(problem) {
   blocks <- dpcd_blocks(problem)

@@ -962,8 +962,7 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
                          else 10L,
                 single_lambda = FALSE)
   automatic <- (is.null(nlambda) && is.null(lambda)) || is.null(passes)
-  if (!automatic || !solver_object(solver)$automatic_schedule || !is.finite(epsilon) ||
-      !standardize) {
+  if (!solver_object(solver)$automatic_schedule || !is.finite(epsilon) || !standardize) {
     return(fixed)
   }
   coordinates <- p + intercept
@@ -971,6 +970,9 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
   # (a released clip, "quantile", is taken at the nominal 1 per coordinate)
   per_coordinate_clip <- if (is.numeric(clip)) clip / sqrt(coordinates) else 1
   releases <- (0.05 * mu_path * n / (2 * per_coordinate_clip))^2
+  # (k, the releases per coordinate the rule affords, also where the
+  # schedule is given: what decides DP-CD's factor blocks, R/dpcd.R)
+  if (!automatic) return(c(fixed, affordable = max(1, floor(releases / coordinates))))
   # (per coordinate, also where DP-CD releases a factor's dummies as one
   # block, R/dpcd.R: the block's saving then lowers the noise of every
   # release rather than adding passes or lambdas. On Bikeshare, epsilon
@@ -981,16 +983,17 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
   if (!is.null(lambda) || !is.null(nlambda)) {
     return(list(nlambda = fixed$nlambda, single_lambda = FALSE,
                 passes = if (is.null(passes)) max(1L, min(10L, floor(k / fixed$nlambda)))
-                         else passes))
+                         else passes, affordable = k))
   }
   chosen <- max(1, min(10, floor(sqrt(k / 2))))
   if (chosen < min_path_lambdas || single) {
     return(list(nlambda = 1L, single_lambda = TRUE,
-                passes = if (is.null(passes)) max(1L, min(10L, k)) else passes))
+                passes = if (is.null(passes)) max(1L, min(10L, k)) else passes,
+                affordable = k))
   }
   list(nlambda = as.integer(chosen), single_lambda = FALSE,
        passes = if (is.null(passes)) as.integer(max(1, min(10, floor(k / chosen))))
-                else passes)
+                else passes, affordable = k)
 }
 
 # Clamping each record to public bounds is a per-record map: free for privacy.

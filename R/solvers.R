@@ -58,6 +58,7 @@ schedule_problem <- function(problem) {
     schedule$passes <- min(schedule$passes,
                            dpglmnet_family(problem$family)$single_lambda_passes)
   }
+  problem <- plan_factor_blocks(problem, schedule$affordable)
   problem$nlambda <- as.integer(schedule$nlambda)
   problem$single_lambda <- schedule$single_lambda
   problem$passes <- as.integer(schedule$passes)

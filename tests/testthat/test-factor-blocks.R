@@ -187,3 +187,29 @@ test_that("only a solver that releases blocks leaves the dummies uncentred", {
   expect_true(any(centre[3:6] != 0))
   expect_false(any(grepl("block", as.data.frame(sgd$privacy)$mechanism)))
 })
+
+test_that("where the noise does not bind, the dummies are centred and released one by one", {
+  d <- block_frame()
+  # epsilon 10 at n = 4000: the schedule affords far more releases per
+  # coordinate than its 10 x 10 (k >= 625): the passes, not the noise,
+  # limit the fit, and uncentred dummies would slow it
+  k <- dpglmnet:::choose_schedule(NULL, NULL, NULL, "dpcd", 10, 1 / 4000^2, 4000, 6, TRUE,
+                                  sqrt(7), TRUE, 0.3)$affordable
+  expect_gte(k, dpglmnet:::block_noise_floor)
+  set.seed(10)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, epsilon = 10,
+                                           x.bounds = list(age = c(18, 90)), y.bound = 15))
+  rows <- as.data.frame(fit$privacy)
+  path <- rows[grepl("^DP-CD clipped coordinate gradients", rows$mechanism), ]
+  expect_false(grepl("block", path$mechanism))
+  expect_equal(path$count, length(fit$lambda) * fit$settings$passes * 7)
+  expect_true(all(fit$settings$standardization$x_center[3:6] != 0))
+  # epsilon 1: blocks
+  k1 <- dpglmnet:::choose_schedule(NULL, NULL, NULL, "dpcd", 1, 1 / 4000^2, 4000, 6, TRUE,
+                                   sqrt(7), TRUE, 0.3)$affordable
+  expect_lt(k1, dpglmnet:::block_noise_floor)
+  # epsilon = Inf: no blocks
+  exact <- dpglmnet(d$x, d$y, epsilon = Inf, x.bounds = list(age = c(18, 90)), y.bound = 15,
+                    lambda = 0.1)
+  expect_true(all(exact$settings$standardization$x_center[3:6] != 0))
+})
