@@ -98,13 +98,13 @@ class DPCoordinateDescent {
   // coef()[j] for j < p is b_j; coef()[p] is the intercept when fitted.
   const std::vector<double>& coef() const { return coef_; }
 
+  // The number of units a pass visits (one release each).
+  int units() const { return units_; }
+
   // `passes` passes of `units()` steps each (a unit: a coordinate, or a
   // block's coordinates in a row) from the current point (warm start). With
   // averaging, each pass is one outer iteration of Algorithm 1 (K = units()
   // inner steps) ending at the average of its inner iterates.
-  // The number of units a pass visits (one release each).
-  int units() const { return units_; }
-
   template <class Penalty>
   void fit(const Penalty& penalty) {
     const int steps = units_;
