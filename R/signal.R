@@ -30,7 +30,8 @@
 # / n in L2, and the norm (1-Lipschitz) by no more: a Gaussian release at
 # `relative_noise` times the path's noise multiplier, i.e. with noise sd
 # relative_noise * sqrt(sum_j sigma_j^2). When the released norm is below
-# `margin` times sqrt(sum_j sigma_j^2), the single lambda is raised from 1 / sqrt(n) to
+# `margin` times sqrt(sum_j sigma_j^2), the single lambda is raised from the
+# schedule's (single_lambda_scale / sqrt(n), R/dpglmnet.R) to
 # the noise level, alpha lambda = k sigma (sigma^2 the mean of sigma_j^2,
 # k = constant_threshold(p) = max(2, qnorm(1 - 0.5 / p)), the package's
 # rule for p values released together, R/standardize.R): a coordinate at 0
@@ -152,7 +153,7 @@ release_signal_check <- function(scaled, setup, noise) {
   scaled$ledger <- record_sensitivity(scaled$ledger, "signal",
                                       2 * sqrt(sum(clip^2)) / scaled$n)
   release_sd <- release_noise(scaled$ledger, "signal")
-  default_lambda <- 1 / sqrt(scaled$n)
+  default_lambda <- single_lambda_scale / sqrt(scaled$n)
   if (!any(active)) {
     # nothing for a lambda to act on: nothing released (charged as planned)
     return(list(problem = scaled, check = list(
@@ -187,11 +188,12 @@ warn_signal_check <- function(check, problem) {
     "columns at epsilon = %s the noise would outweigh what the columns can",
     "add, so solver = \"auto\" raised its single",
     "lambda to the noise level (%.3g on the standardized scale, a few noise",
-    "sds of one update, against 1 / sqrt(n) = %.3g): a column enters only",
+    "sds of one update, against %g / sqrt(n) = %.3g): a column enters only",
     "where its effect clears the noise, and most coefficients are 0. More",
     "records, a larger epsilon or fewer columns help; give `lambda` to fit at",
     "another."),
     check$released, check$release_sd, signal_constants$margin, check$threshold,
     problem$n, problem$p,
-    format(problem$epsilon), check$lambda, 1 / sqrt(problem$n)))
+    format(problem$epsilon), check$lambda, single_lambda_scale,
+    single_lambda_scale / sqrt(problem$n)))
 }

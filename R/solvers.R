@@ -89,8 +89,8 @@ plan_private_path_once <- function(problem) {
   solver <- solver_object(problem$solver)
   by_radius <- isTRUE(solver$by_radius)
   public_max <- if (by_radius) NULL else public_lambda_max(problem)
-  # A single-lambda fit (the schedule's 1 / sqrt(n)) needs no lambda_max:
-  # it is neither released nor charged.
+  # A single-lambda fit (the schedule's single_lambda_scale / sqrt(n)) needs
+  # no lambda_max: it is neither released nor charged.
   release_lambda_max <- !by_radius && is.null(problem$lambda) && is.null(public_max) &&
     !isTRUE(problem$single_lambda)
   solver_rows <- c(if (release_lambda_max) list(solver$start_release(problem)),
@@ -199,7 +199,7 @@ fit_private_path <- function(plan) {
     # check, R/signal.R, its lambda)
     lambda <- if (!is.null(signal)) signal$lambda else
       (if (isTRUE(problem$bound_scaling)) moderate_n_constants$bound_lambda
-       else 1) / sqrt(problem$n)
+       else single_lambda_scale) / sqrt(problem$n)
   } else if (release_lambda_max) {
     lambda <- lambda_grid(solver$start_gradient(scaled, setup,
                                                 release_noise(ledger, "lambda_max")),
@@ -222,7 +222,8 @@ fit_private_path <- function(plan) {
                      moderate_n_constants$bound_lambda)
            else if (!is.null(signal) && !signal$passed)
              "none (single lambda at the noise level: the signal check, standardized)"
-           else if (isTRUE(problem$single_lambda)) "none (single lambda 1 / sqrt(n), standardized)"
+           else if (isTRUE(problem$single_lambda))
+             sprintf("none (single lambda %g / sqrt(n), standardized)", single_lambda_scale)
            else if (release_lambda_max) "private" else "public bound (standardized)"
          },
          standardize = !is.null(problem$standardization),

@@ -143,8 +143,8 @@ test_that("columns taken at unit scale without x.bounds get the budget's schedul
   set.seed(9)
   fit <- muffle_dpglmnet_warnings(dpglmnet(x, y, family = "binomial", epsilon = 1))
   expect_identical(fit$settings$smoothness, "uniform")
-  # the budget affords one lambda (1 / sqrt(n)) and few passes here
-  expect_equal(fit$lambda, 1 / sqrt(n))
+  # the budget affords one lambda (0.25 / sqrt(n)) and few passes here
+  expect_equal(fit$lambda, 0.25 / sqrt(n))
   expect_lte(fit$settings$passes, 3L)
   expect_lt(abs(fit$a0 - qlogis(mean(y))), 1)
   # a given schedule is kept

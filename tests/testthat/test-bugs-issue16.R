@@ -103,7 +103,7 @@ test_that("16.3: a single-lambda fit is charged only the releases it makes", {
   x <- matrix(rnorm(n * p), n, p)
   y <- x[, 1] + rnorm(n)
   # gaussian without y.bound: lambda_max has no public bound, and the
-  # schedule affords one lambda (1 / sqrt(n)), which needs none
+  # schedule affords one lambda (0.25 / sqrt(n)), which needs none
   fit <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 1, x.bounds = 4))
   expect_length(fit$lambda, 1L)
   m <- fit$privacy$mechanisms

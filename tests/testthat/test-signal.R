@@ -45,10 +45,10 @@ test_that("a single-lambda auto fit releases the signal check and charges it", {
   expect_equal(fit$privacy$epsilon, gdp_epsilon(mu, 1e-6), tolerance = 1e-10)
   expect_lte(fit$privacy$epsilon, 1)
   # a strong effect passes (the norm clears 1.5 times the noise of a
-  # pass): the single lambda is 1 / sqrt(n)
+  # pass): the single lambda is 0.25 / sqrt(n)
   expect_true(check$passed)
   expect_gte(check$released, 1.5 * check$threshold)
-  expect_equal(check$lambda, 1 / sqrt(5000))
+  expect_equal(check$lambda, 0.25 / sqrt(5000))
   expect_true(all(abs(coef(fit)[2:11, 1]) > 0.3))
 })
 
