@@ -456,7 +456,12 @@
 #'   sensitivity is the width 72 / n, not 180 / n), while sensitivities that
 #'   need a bound on \eqn{|x_{ij}|} (clipping, smoothness, DP-SCD's record
 #'   norm) use the envelope `max(abs(lower), abs(upper))`. Symmetric bounds
-#'   give the same fit as the interval \[-b, b\]. A bound far below the data makes a column
+#'   give the same fit as the interval \[-b, b\]. A column far from 0
+#'   against its spread needs an interval: the private standardization
+#'   locates a column to about 1/32 of its interval, so a year in
+#'   2000-2015 with the symmetric bound 4030 reads as constant (the fit
+#'   warns, and suggests an interval), with `c(1995, 2020)` it does not.
+#'   A bound far below the data makes a column
 #'   (nearly) two-valued at its bounds, and the fit a model of the clamped
 #'   column: the fit warns when a column's released second moment about the
 #'   interval's midpoint is at least 90% of its half-width squared (and the

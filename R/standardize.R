@@ -586,13 +586,29 @@ warn_constant_columns <- function(xs, problem) {
   if (!any(xs$constant)) return(invisible())
   names <- problem$variable_names[xs$constant]
   at_bound <- problem$variable_names[xs$constant & xs$at_bound]
+  # A column whose released clamp lies on one side of 0 inside a public
+  # interval around 0 (a year, 2000-2015, with bound 4030): the histograms
+  # resolve it only to 1/32 of that interval, and its spread is lost in a
+  # clamp that wide; an interval near its range resolves it.
+  public_lower <- problem$x.lower
+  public_upper <- problem$x.upper
+  off_centre <- if (!is.null(xs$lower) && !is.null(public_lower)) {
+    xs$constant & !xs$at_bound & public_lower < 0 & public_upper > 0 &
+      (xs$lower > 0 | xs$upper < 0)
+  } else rep(FALSE, length(xs$constant))
+  off_centre <- problem$variable_names[off_centre]
   dpglmnet_warn(paste0(sprintf(paste(
     "%d column(s) (%s): the released spread cannot be told from the noise, so",
     "they are treated as constant (coefficient 0, as glmnet does for constant",
     "columns)."), length(names), shown(names)),
     if (length(at_bound)) sprintf(paste(
       " Most released values of %s lie at the public bound: `x.bounds` may be",
-      "too small for them."), shown(at_bound)) else ""))
+      "too small for them."), shown(at_bound)) else "",
+    if (length(off_centre)) sprintf(paste(
+      " The released range of %s lies on one side of 0, far inside its",
+      "`x.bounds`: bounds given as an interval near the column's range (e.g.",
+      "c(2000, 2020) for a year; see `x.bounds`) resolve such a column."),
+      shown(off_centre)) else ""))
 }
 
 # The path of the standardized problem on the original scale: b_j = s_y s_j

@@ -217,6 +217,29 @@ test_that("an interval standardizes a column with less released noise than its e
   expect_lt(sd_interval, 0.6 * sd_symmetric)
 })
 
+test_that("a year inside symmetric bounds is dropped with a hint to give an interval", {
+  # years 2000-2015 with bound 4030: the histograms resolve the column to
+  # 1/32 of [-4030, 4030], too coarse for its spread, so it reads as
+  # constant; the warning (from released values: the clamp excludes 0)
+  # points to an interval, which resolves it (a column near 0 is resolved
+  # by the log-spaced bins about 0: sd 1e-3 with bound 100 reads as 0.001)
+  n <- 5000
+  set.seed(1)
+  x <- cbind(year = sample(2000:2015, n, TRUE), z = rnorm(n))
+  y <- 0.1 * (x[, "year"] - 2007) + x[, "z"] + rnorm(n)
+  set.seed(2)
+  seen <- dpglmnet_warnings(fit <- dpglmnet(x, y, epsilon = 1, x.bounds = c(4030, 5),
+                                            y.bound = 10))
+  expect_true(fit$settings$standardization$x_constant[1L])
+  expect_equal(unname(coef(fit)["year", ncol(coef(fit))]), 0)
+  expect_true(any(grepl("released range of year lies on one side of 0", seen, fixed = TRUE)))
+  set.seed(2)
+  seen <- dpglmnet_warnings(fit <- dpglmnet(x, y, epsilon = 1, y.bound = 10,
+                                            x.bounds = list(year = c(1995, 2020), z = 5)))
+  expect_false(any(grepl("one side of 0", seen, fixed = TRUE)))
+  expect_equal(unname(coef(fit)["year", ncol(coef(fit))]), 0.1, tolerance = 0.5)
+})
+
 test_that("magnitude sensitivities use the envelope max(|lower|, |upper|)", {
   d <- interval_data(shift = 54)
   # public smoothness constants from the bounds: curvature * envelope^2
