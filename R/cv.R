@@ -494,8 +494,9 @@ planned_parameter <- function(problem) {
 # dpglmnet(x, y, <arguments>) on all records at the automatic schedule's
 # single lambda (single_lambda_scale / sqrt(n) on the standardized scale,
 # passes as the schedule affords them for n records): what cv.dpglmnet()
-# fits when the training part of a split would afford one lambda only. dpglmnet()'s own
-# stages (check, fit, assemble), with the schedule held at one lambda even
+# fits when the training part of a split would afford one lambda only.
+# dpglmnet()'s own stages (check, fit, assemble), with the schedule held at
+# one lambda even
 # where all n records would afford more: there is no validation part to
 # choose among them.
 single_lambda_fit <- function(x, y, arguments, auto_choice = NULL) {
