@@ -67,6 +67,10 @@
 #   signal_check              solver = "auto" checks its single lambda
 #                             against a released signal (R/signal.R: its
 #                             gradients are the clipped coordinate ones);
+#   signal_gate               its path takes the check's gate (R/signal.R:
+#                             the decision from its first pass's released
+#                             gradients; problem$signal_gate holds the
+#                             core's settings);
 #   step_limit                a `step` above it may diverge (a warning);
 #   alpha_floor               the floor of alpha in lambda_max (glmnet's
 #                             1e-3);
@@ -86,7 +90,8 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
                        sparse_shift = FALSE,
                        default_clip = function(p, intercept) sqrt(p + intercept),
                        quantile_clip_default = FALSE, automatic_schedule = FALSE,
-                       signal_check = FALSE, exact_convergence = FALSE, factor_blocks = FALSE,
+                       signal_check = FALSE, signal_gate = FALSE,
+                       exact_convergence = FALSE, factor_blocks = FALSE,
                        step_limit = 2, alpha_floor = 1e-3,
                        check = function(problem) problem,
                        convergence_tolerance = 1e-4,
@@ -97,6 +102,7 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
          sparse_shift = sparse_shift,
          default_clip = default_clip, quantile_clip_default = quantile_clip_default,
          automatic_schedule = automatic_schedule, signal_check = signal_check,
+         signal_gate = signal_gate,
          exact_convergence = exact_convergence,
          factor_blocks = factor_blocks,
          step_limit = step_limit,

@@ -15,6 +15,8 @@ dpcd_solver <- new_solver("dpcd",
   automatic_schedule = TRUE,
   # solver = "auto" checks its single lambda (R/signal.R)
   signal_check = TRUE,
+  # and gates it from its first pass (R/signal.R, src/dpglmnet/dpcd.h)
+  signal_gate = TRUE,
   # epsilon = Inf: each lambda runs to convergence (choose_schedule())
   exact_convergence = TRUE,
   # a factor's dummies: one release per pass (dpcd_units())
@@ -79,7 +81,11 @@ dpcd_solver <- new_solver("dpcd",
       selection = problem$selection, average = problem$average,
       # (the core ignores it unless every noise sd is 0)
       stop_tolerance = exact_stop_tolerance(problem),
-      coordinate_block = checked_dpcd_blocks(problem))
+      coordinate_block = checked_dpcd_blocks(problem),
+      gate_energy = problem$signal_gate$gate_energy,
+      gate_lambda = problem$signal_gate$gate_lambda,
+      gate_z = problem$signal_gate$gate_z,
+      gate_feature = problem$signal_gate$gate_feature)
     if (is_database_source(problem$x)) return(dpcd_path_db(problem$x, problem$y, settings))
     fitted <- .dpcd_path_cpp(problem$x, problem$y, settings)
     # one release per unit and pass, as the ledger counts them

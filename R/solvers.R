@@ -107,6 +107,8 @@ plan_private_path_once <- function(problem) {
     }, numeric(1)))
     solver_rows <- c(signal_rows, solver_rows)
   }
+  # (or the gate, which releases nothing of its own)
+  signal_gate <- plans_signal_gate(problem, path_releases)
   mechanisms <- mechanism_table(c(
     weights_mechanisms(problem, path_releases),
     standardization_mechanisms(problem, path_releases),
@@ -117,7 +119,7 @@ plan_private_path_once <- function(problem) {
   calibrated <- calibration(mechanisms, problem$epsilon, problem$delta)
   list(solver = solver, by_radius = by_radius, public_max = public_max,
        release_lambda_max = release_lambda_max, signal_check = signal_check,
-       path_releases = path_releases,
+       signal_gate = signal_gate, path_releases = path_releases,
        mechanisms = mechanisms, problem = problem,
        calibration = calibrated,
        z = calibrated$z)
@@ -189,6 +191,8 @@ fit_private_path <- function(plan) {
     signal <- signal$check
     warn_signal_check(signal, problem)
   }
+  gate <- if (isTRUE(plan$signal_gate)) signal_gate(scaled, setup, noise)
+  scaled$signal_gate <- gate
   ledger <- scaled$ledger
   alpha_floor <- solver$alpha_floor
   if (by_radius) {
@@ -208,6 +212,12 @@ fit_private_path <- function(plan) {
     lambda <- lambda_grid(rep(public_max, problem$p), scaled, alpha_floor)
   }
   fitted <- solver$path(scaled, setup, noise, lambda)
+  if (!is.null(gate)) {
+    # (the gate closed: the rest of the path was at its lambda)
+    signal <- signal_gate_outcome(gate, fitted)
+    lambda <- signal$lambda
+    warn_signal_check(signal, problem)
+  }
   settings_scaled <- solver$settings(scaled, setup, noise, lambda)
   diagnose_path(fitted, lambda, scaled, settings_scaled)
   path <- unstandardize_path(fitted, lambda, scaled,

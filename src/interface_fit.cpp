@@ -90,6 +90,13 @@ dpglmnet::CoordinateSettings coordinate_settings(const List& s, bool steps = tru
     const std::vector<double> block = numbers(s, "coordinate_block");
     c.block.assign(block.begin(), block.end());
   }
+  // optional: the signal gate (dpcd.h; R/signal.R)
+  if (s.containsElementNamed("gate_energy") && !Rf_isNull(s["gate_energy"])) {
+    c.gate_energy = number(s, "gate_energy");
+    c.gate_lambda = number(s, "gate_lambda");
+    if (s.containsElementNamed("gate_z")) c.gate_z = number(s, "gate_z");
+    c.gate_feature = numbers(s, "gate_feature");
+  }
   return c;
 }
 
@@ -213,6 +220,11 @@ List dpcd_path_cpp(SEXP x, NumericVector y, List settings) {
             List fitted = fit_path_to_list(solver, design.cols(), settings, penalty);
             // (the releases of a pass, which R checks against its ledger)
             fitted.push_back(solver.units(), "units");
+            // (the signal gate's sum and decision, when it was set)
+            fitted.push_back(List::create(Named("energy") = solver.gate_energy(),
+                                          Named("closed") = solver.gate_closed(),
+                                          Named("gradients") = solver.gate_gradients()),
+                             "gate");
             return fitted;
           });
         });

@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -66,6 +67,20 @@ struct CoordinateSettings {
   // OpenMP threads of the dense record sweeps (kernels.h); the result does
   // not depend on it, nor does the noise (drawn on the calling thread).
   int threads = 1;
+  // The signal gate (R/signal.R), 0: none. The first pass of the first
+  // fit() (from b = 0, the intercept's step first) sums the squares of the
+  // released gradients of the features with gate_feature[j] != 0; below
+  // gate_energy, the rest of the fit is at penalty lambda gate_lambda, and
+  // each feature of the first pass is set to the prox at gate_lambda of the
+  // same released step (as if the pass had been made at it). Post-processing
+  // of the pass's releases: no privacy cost. Not with averaging, nor with
+  // random selection (a pass must visit each coordinate once).
+  double gate_energy = 0.0;
+  // ... unless some counted feature's |released gradient| is at least
+  // gate_z times its noise sd (+Inf: never)
+  double gate_z = std::numeric_limits<double>::infinity();
+  double gate_lambda = 0.0;
+  std::vector<double> gate_feature;  // length p when gate_energy > 0
 };
 
 template <class Design, class Loss>
@@ -88,6 +103,9 @@ class DPCoordinateDescent {
     build_units();
     order_.resize(units_);
     std::iota(order_.begin(), order_.end(), 0);
+    gates_ = settings_.gate_energy > 0.0 && !average_ && selection_ != Selection::random &&
+             static_cast<int>(settings_.gate_feature.size()) == p_;
+    if (gates_) gate_moved_.assign(p_, 0.0);
     stops_at_convergence_ =
         settings_.stop_tolerance > 0.0 &&
         std::all_of(settings_.noise_sd.begin(), settings_.noise_sd.end(),
@@ -108,9 +126,13 @@ class DPCoordinateDescent {
   template <class Penalty>
   void fit(const Penalty& penalty) {
     const int steps = units_;
+    Penalty gated = penalty;
+    const Penalty* current = &penalty;
     for (int pass = 0; pass < passes_; ++pass) {
       last_pass_change_ = 0.0;
       if (selection_ == Selection::permutation) shuffle_order();
+      gate_recording_ = gates_ && !gate_done_ && pass == 0;
+      if (gate_recording_) intercept_first();
       if (average_) {
         std::fill(average_sum_.begin(), average_sum_.end(), 0.0);
         std::fill(last_counted_.begin(), last_counted_.end(), 0);
@@ -127,7 +149,21 @@ class DPCoordinateDescent {
             average_sum_[j] += coef_[j] * (k - last_counted_[j]);
             last_counted_[j] = k;
           }
-          update(j, penalty);
+          update(j, *current);
+        }
+      }
+      if (gate_recording_) {
+        gate_recording_ = false;
+        gate_done_ = true;
+        if (gate_energy_ < settings_.gate_energy && !(gate_largest_z_ >= settings_.gate_z)) {
+          gate_closed_ = true;
+          gated.lambda = settings_.gate_lambda;
+          current = &gated;
+          apply_pending_change();
+          for (int j = 0; j < p_; ++j) {
+            if (settings_.step[j] > 0.0) coef_[j] = gated.prox(j, gate_moved_[j], settings_.step[j]);
+          }
+          recompute_linear_predictor();
         }
       }
       if (average_) {
@@ -147,6 +183,18 @@ class DPCoordinateDescent {
   // convergence diagnostic. It depends on the data without noise of its
   // own, so the R side reports it for epsilon = Inf fits only.
   double last_pass_change() const { return last_pass_change_; }
+
+  // The signal gate's sum of squared released feature gradients over the
+  // first pass, and whether it fell below gate_energy (settings).
+  double gate_energy() const { return gate_energy_; }
+  bool gate_closed() const { return gate_closed_; }
+  // The first pass's released gradient of each feature (0 where none).
+  std::vector<double> gate_gradients() const {
+    std::vector<double> g(gate_moved_.size(), 0.0);
+    for (std::size_t j = 0; j < g.size(); ++j)
+      if (settings_.step[j] > 0.0) g[j] = -gate_moved_[j] / settings_.step[j];
+    return g;
+  }
 
   // The released (clipped, noisy) gradient of coordinate j at the current
   // point: one Gaussian mechanism.
@@ -210,6 +258,15 @@ class DPCoordinateDescent {
     }
   }
 
+  // The intercept's unit (the last) moved to the front of the order: the
+  // gate's gradients are then taken at the mean model's intercept, not at
+  // b0 = 0 (R/signal.R). A public rule: the order stays data-independent.
+  void intercept_first() {
+    if (coordinates_ == p_) return;
+    const auto it = std::find(order_.begin(), order_.end(), units_ - 1);
+    std::rotate(order_.begin(), it, it + 1);
+  }
+
   // The last pass moved no coefficient by more than stop_tolerance of the
   // largest |coefficient| (the relative change diagnose_path() reads).
   bool converged() const {
@@ -228,7 +285,16 @@ class DPCoordinateDescent {
     const double gamma = settings_.step[j];
     if (!(gamma > 0.0)) return;  // constant-zero column (epsilon = Inf only)
     const double old = coef_[j];
-    const double moved = old - gamma * private_gradient(j);
+    const double gradient = private_gradient(j);
+    const double moved = old - gamma * gradient;
+    if (gate_recording_ && j < p_) {
+      gate_moved_[j] = moved;
+      if (settings_.gate_feature[j] != 0.0) {
+        gate_energy_ += gradient * gradient;
+        if (settings_.noise_sd[j] > 0.0)
+          gate_largest_z_ = std::max(gate_largest_z_, std::fabs(gradient) / settings_.noise_sd[j]);
+      }
+    }
     const double updated = j < p_ ? penalty.prox(j, moved, gamma) : moved;
     if (updated == old) return;
     last_pass_change_ = std::max(last_pass_change_, std::fabs(updated - old));
@@ -281,6 +347,10 @@ class DPCoordinateDescent {
   double pending_change_ = 0.0;
   double last_pass_change_ = 0.0;
   bool stops_at_convergence_ = false;
+  // The signal gate (settings): its first pass's pre-prox values and sum.
+  bool gates_ = false, gate_recording_ = false, gate_done_ = false, gate_closed_ = false;
+  double gate_energy_ = 0.0, gate_largest_z_ = 0.0;
+  std::vector<double> gate_moved_;
 };
 
 }  // namespace dpglmnet

@@ -140,12 +140,14 @@ test_that("the core's signal check is the norm of the clipped scores at the mean
 
 test_that("a short path makes no signal check, and the check leaves the other shares alone", {
   # p = 3: a path of a few tens of releases, where a check precise enough
-  # would cost a large share of it
+  # would cost a large share of it (here a path of several lambdas: neither
+  # the check nor the gate, which need a single one)
   d <- signal_design(0)
   set.seed(5)
   short <- muffle_dpglmnet_warnings(dpglmnet(d$x[, 1:3], d$y, family = "binomial",
                                              epsilon = 1, x.bounds = 4))
   expect_null(short$settings$signal_check)
+  expect_false(any(grepl("^signal check", as.data.frame(short$privacy)$mechanism)))
   expect_lt(short$settings$passes * 4, 100)
   # the standardization keeps its share of mu^2 with the check beside the path
   d <- signal_design(1, intercept = -1)
@@ -260,4 +262,98 @@ test_that("the binomial cap on passes leaves the check on (p = 20)", {
   # its noise at `highest` (0.5) of the path's multiplier: 4 of 63 releases
   expect_equal(rows$noise_multiplier[grepl("^signal check: L2", rows$mechanism)],
                0.5 * rows$noise_multiplier[grepl("DP-CD", rows$mechanism)])
+})
+
+test_that("a short path is gated by its first pass: no release, the noise-level lambda", {
+  # Weekly-like: 6 columns without effect, n = 1000, one pass (R < 100)
+  set.seed(11)
+  x <- matrix(rnorm(1000 * 6), 1000, 6)
+  y <- rbinom(1000, 1, 0.56)
+  set.seed(12)
+  seen <- dpglmnet_warnings(fit <- dpglmnet(x, y, family = "binomial", epsilon = 1,
+                                            x.bounds = 4))
+  check <- fit$settings$signal_check
+  expect_true(check$gate)
+  expect_false(check$passed)
+  expect_true(any(grepl("estimated from the first pass's", seen, fixed = TRUE)))
+  # the threshold is the noise of one pass over the features; the lambda
+  # k sigma (k = max(2, qnorm(1 - 0.5 / p)) = 2 at p = 6)
+  sigma <- fit$settings$noise_sd[1:6]
+  expect_equal(check$threshold, sqrt(sum(sigma^2)))
+  expect_equal(check$lambda, 2 * sqrt(mean(sigma^2)))
+  expect_gt(check$lambda, 0.25 / sqrt(1000))
+  expect_true(is.na(check$release_sd))
+  # closed: the energy below the margin and no feature 3.8 sds out
+  # (qnorm(1 - 0.001 / 12))
+  expect_lt(check$released, 1.5 * check$threshold)
+  expect_lt(max(abs(check$first_pass_z)), qnorm(1 - 0.001 / 12))
+  # nothing released for it: the ledger holds the standardization and the
+  # path only, and the total recomputed by hand is the target's
+  rows <- as.data.frame(fit$privacy)
+  expect_false(any(grepl("signal", rows$mechanism)))
+  path <- rows[grepl("DP-CD clipped coordinate gradients", rows$mechanism), ]
+  expect_equal(path$count, fit$settings$passes * 7)
+  mu <- sqrt(sum(rows$count / rows$noise_multiplier^2))
+  expect_equal(fit$privacy$epsilon, gdp_epsilon(mu, fit$privacy$delta), tolerance = 1e-10)
+  expect_lte(fit$privacy$epsilon, 1)
+  # the lambda reported is the one the path was made at
+  expect_equal(fit$settings$lambda_max_source,
+               "none (single lambda at the noise level: the signal check, standardized)")
+  expect_lte(sum(coef(fit)[-1, 1] != 0), 2)
+  # a strong effect keeps the schedule's lambda
+  y <- rbinom(1000, 1, plogis(0.2 + 1.5 * x[, 1] - x[, 2]))
+  set.seed(13)
+  strong <- muffle_dpglmnet_warnings(dpglmnet(x, y, family = "binomial", epsilon = 1,
+                                              x.bounds = 4))
+  expect_true(strong$settings$signal_check$passed)
+  expect_equal(strong$settings$signal_check$lambda, 0.25 / sqrt(1000))
+  expect_gt(coef(strong)[2, 1], 0.5)
+  expect_lt(coef(strong)[3, 1], -0.3)
+})
+
+test_that("the core's gate puts the first pass at the prox of its own steps at the raised lambda", {
+  # orthogonal centred columns and a centred y, no noise: each feature's
+  # gradient in the first pass does not depend on the others' updates, so a
+  # closed gate gives exactly the one-pass fit at the raised lambda
+  set.seed(14)
+  q <- qr.Q(qr(cbind(1, matrix(rnorm(200 * 4), 200, 4))))[, -1] * sqrt(200)
+  y <- drop(q %*% c(0.8, -0.3, 0.1, 0)) + rnorm(200, sd = 0.1)
+  y <- y - mean(y)
+  settings <- function(lambda, gate = NULL) {
+    s <- list(family = "gaussian", intercept = TRUE,
+              transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
+              alpha = 1, penalty_factor = rep(1, 4),
+              lower_limits = rep(-Inf, 4), upper_limits = rep(Inf, 4), seed = c(1, 2),
+              secure = FALSE, trace = 0L, threads = 1L, lambda = lambda,
+              coordinate_step = rep(1, 5), coordinate_clip = rep(Inf, 5),
+              noise_sd = rep(0, 5), passes = 1L, selection = "permutation",
+              average = FALSE)
+    c(s, gate)
+  }
+  raised <- 0.2
+  gated <- dpglmnet:::.dpcd_path_cpp(q, y, settings(0.01, list(
+    gate_energy = 1e6, gate_lambda = raised, gate_feature = rep(1, 4))))
+  direct <- dpglmnet:::.dpcd_path_cpp(q, y, settings(raised))
+  expect_true(gated$gate$closed)
+  expect_equal(gated$beta, direct$beta, tolerance = 1e-12)
+  # the energy is the sum of the squared gradients of the first pass
+  expect_equal(gated$gate$energy, sum((drop(crossprod(q, y)) / 200)^2), tolerance = 1e-12)
+  # above the threshold the gate stays open: the fit at the schedule's lambda
+  open <- dpglmnet:::.dpcd_path_cpp(q, y, settings(0.01, list(
+    gate_energy = 1e-6, gate_lambda = raised, gate_feature = rep(1, 4))))
+  expect_false(open$gate$closed)
+  expect_equal(open$beta, dpglmnet:::.dpcd_path_cpp(q, y, settings(0.01))$beta,
+               tolerance = 1e-12)
+  # below the energy threshold, one gradient gate_z noise sds out keeps it
+  # open; a larger gate_z does not
+  noisy <- function(z) {
+    s <- settings(0.01, list(gate_energy = 1e6, gate_lambda = raised, gate_z = z,
+                             gate_feature = rep(1, 4)))
+    s$noise_sd <- rep(1e-3, 5)
+    dpglmnet:::.dpcd_path_cpp(q, y, s)
+  }
+  largest <- max(abs(noisy(Inf)$gate$gradients)) / 1e-3
+  expect_gt(largest, 100)
+  expect_false(noisy(largest * 0.99)$gate$closed)
+  expect_true(noisy(largest * 1.01)$gate$closed)
 })
