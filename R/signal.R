@@ -111,6 +111,9 @@ plans_signal_gate <- function(problem, path_count) {
     !plans_signal_check(problem, path_count)
 }
 
+# (not on the bound-scaled columns of moderate n, R/moderate-n.R: gated
+# there, inst/bench/moderate_n.R --quick and the real sets' bound-scaled
+# rows did not move)
 signal_eligible <- function(problem) {
   plan <- problem$standardization
   solver_object(problem$solver)$signal_check && !is.null(problem$solver_choice) &&
@@ -152,12 +155,11 @@ signal_eligible <- function(problem) {
 # sds); the rows where every split stayed open move only with the first
 # pass's order. inst/bench/moderate_n.R --quick and trust.R --quick
 # unchanged in their targets (21 of 21).
-signal_gate <- function(scaled, setup, noise) {
+signal_gate <- function(scaled, setup, noise, default_lambda) {
   features <- seq_len(scaled$p)
   active <- scaled$penalty.factor > 0 & !(scaled$lower.limits == 0 & scaled$upper.limits == 0)
   if (!any(active)) return(NULL)
   threshold <- sqrt(sum(noise[features][active]^2))
-  default_lambda <- single_lambda_scale / sqrt(scaled$n)
   noise_level <- constant_threshold(sum(active)) * threshold / sqrt(sum(active))
   list(gate_energy = (1 + signal_constants$margin^2) * threshold^2,
        gate_lambda = max(default_lambda, noise_level / scaled$alpha),
@@ -174,7 +176,7 @@ signal_gate_outcome <- function(gate, fitted) {
   released <- sqrt(max(0, fitted$gate$energy - gate$threshold^2))
   closed <- isTRUE(fitted$gate$closed)
   list(released = released, release_sd = NA_real_, threshold = gate$threshold,
-       passed = !closed, mean = NULL, gate = TRUE,
+       passed = !closed, mean = NULL, gate = TRUE, default_lambda = gate$default_lambda,
        first_pass_z = fitted$gate$gradients / gate$sigma,
        lambda = if (closed) gate$gate_lambda else gate$default_lambda)
 }
@@ -242,6 +244,7 @@ release_signal_check <- function(scaled, setup, noise) {
        check = list(released = released$norm, release_sd = release_sd,
                     threshold = threshold, passed = passed,
                     mean = if (mean_model$release) released$mean,
+                    default_lambda = default_lambda,
                     lambda = if (passed) default_lambda
                              else max(default_lambda, noise_level / scaled$alpha)))
 }
@@ -269,6 +272,6 @@ warn_signal_check <- function(check, problem) {
     "another."),
     source, signal_constants$margin, check$threshold,
     problem$n, problem$p,
-    format(problem$epsilon), check$lambda, single_lambda_scale,
-    single_lambda_scale / sqrt(problem$n)))
+    format(problem$epsilon), check$lambda,
+    check$default_lambda * sqrt(problem$n), check$default_lambda))
 }

@@ -191,8 +191,6 @@ fit_private_path <- function(plan) {
     signal <- signal$check
     warn_signal_check(signal, problem)
   }
-  gate <- if (isTRUE(plan$signal_gate)) signal_gate(scaled, setup, noise)
-  scaled$signal_gate <- gate
   ledger <- scaled$ledger
   alpha_floor <- solver$alpha_floor
   if (by_radius) {
@@ -211,6 +209,9 @@ fit_private_path <- function(plan) {
   } else if (is.null(lambda)) {
     lambda <- lambda_grid(rep(public_max, problem$p), scaled, alpha_floor)
   }
+  # (the gate, R/signal.R: from the path's first pass, at its single lambda)
+  gate <- if (isTRUE(plan$signal_gate)) signal_gate(scaled, setup, noise, lambda)
+  scaled$signal_gate <- gate
   fitted <- solver$path(scaled, setup, noise, lambda)
   if (!is.null(gate)) {
     # (the gate closed: the rest of the path was at its lambda)
@@ -227,11 +228,12 @@ fit_private_path <- function(plan) {
          clip = problem$clip, alpha = problem$alpha, noise_multiplier = z,
          lambda_max = if (is.null(problem$lambda)) path$lambda[1L],
          lambda_max_source = if (is.null(problem$lambda)) {
-           if (isTRUE(problem$single_lambda) && isTRUE(problem$bound_scaling))
+           if (!is.null(signal) && !signal$passed)
+             paste0("none (single lambda at the noise level: the signal check, ",
+                    if (isTRUE(problem$bound_scaling)) "bound-scaled)" else "standardized)")
+           else if (isTRUE(problem$single_lambda) && isTRUE(problem$bound_scaling))
              sprintf("none (single lambda %g / sqrt(n), bound-scaled)",
                      moderate_n_constants$bound_lambda)
-           else if (!is.null(signal) && !signal$passed)
-             "none (single lambda at the noise level: the signal check, standardized)"
            else if (isTRUE(problem$single_lambda))
              sprintf("none (single lambda %g / sqrt(n), standardized)", single_lambda_scale)
            else if (release_lambda_max) "private" else "public bound (standardized)"
