@@ -71,6 +71,10 @@
 #                             the decision from its first pass's released
 #                             gradients; problem$signal_gate holds the
 #                             core's settings);
+#   path_releases(problem, setup)  the releases its path makes once the
+#                             standardization is released (NULL: as
+#                             planned); fewer spread the planned row over
+#                             them at the same cost (respread_release());
 #   step_limit                a `step` above it may diverge (a warning);
 #   alpha_floor               the floor of alpha in lambda_max (glmnet's
 #                             1e-3);
@@ -94,6 +98,7 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
                        exact_convergence = FALSE, factor_blocks = FALSE,
                        step_limit = 2, alpha_floor = 1e-3,
                        check = function(problem) problem,
+                       path_releases = function(problem, setup) NULL,
                        convergence_tolerance = 1e-4,
                        unconverged_message = lambda_path_unconverged) {
   c(list(name = name, by_radius = by_radius, uses_batch = uses_batch,
@@ -106,7 +111,7 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
          exact_convergence = exact_convergence,
          factor_blocks = factor_blocks,
          step_limit = step_limit,
-         alpha_floor = alpha_floor, check = check,
+         alpha_floor = alpha_floor, check = check, path_releases = path_releases,
          convergence_tolerance = convergence_tolerance,
          unconverged_message = unconverged_message),
     list(...))

@@ -31,7 +31,11 @@ dpcd_solver <- new_solver("dpcd",
     list(
       smooth = smooth,
       coordinates = length(m),
-      step = ifelse(m > 0, problem$step / m, 0),
+      # (0 for a coordinate held at 0, limits [0, 0]: a column the released
+      # standardization reads as constant; its step is never taken, so it
+      # releases nothing and the path's budget goes to the others:
+      # path_releases below)
+      step = ifelse(m > 0 & !dpcd_held(problem), problem$step / m, 0),
       # Sec. 5.1: C_j = sqrt(M_j / tr M) C, so the clipped gradient has
       # sensitivity at most 2C in the norm weighted by M^-1 / tr M; or the
       # released quantiles of the clipped terms (clip = "quantile", R/scales.R).
@@ -62,6 +66,12 @@ dpcd_solver <- new_solver("dpcd",
     path <- 2 * setup$clip / problem$n
     list(lambda_max = path[seq_len(problem$p)], path = path)
   },
+  # The path's releases once the standardization is released: the units
+  # with a step to take (R/privacy.R's respread_release() spreads the
+  # planned row over them at the same privacy cost).
+  path_releases = function(problem, setup) {
+    problem$nlambda * problem$passes * dpcd_moving_units(problem, setup$step)
+  },
   # sigma_j = the path row's noise multiplier x 2 C_j / n.
   noise = function(problem, setup, ledger) release_noise(ledger, "path"),
   start_gradient = function(problem, setup, noise) {
@@ -88,8 +98,9 @@ dpcd_solver <- new_solver("dpcd",
       gate_feature = problem$signal_gate$gate_feature)
     if (is_database_source(problem$x)) return(dpcd_path_db(problem$x, problem$y, settings))
     fitted <- .dpcd_path_cpp(problem$x, problem$y, settings)
-    # one release per unit and pass, as the ledger counts them
-    if (!identical(as.numeric(fitted$units), as.numeric(dpcd_units(problem)))) {
+    # one release per unit with a step and pass, as the ledger counts them
+    if (!identical(as.numeric(fitted$units),
+                   as.numeric(dpcd_moving_units(problem, setup$step)))) {
       stop("internal error: DP-CD's units differ from the ledger's", call. = FALSE)
     }
     fitted
@@ -220,6 +231,24 @@ plan_factor_blocks <- function(problem, affordable) {
 dpcd_units <- function(problem) {
   blocks <- dpcd_blocks(problem)
   problem$p + problem$intercept - sum(blocks != 0) + length(unique(blocks[blocks != 0]))
+}
+
+# The coordinates held at 0 (features with limits [0, 0]; never the
+# intercept), whose steps are not taken.
+dpcd_held <- function(problem) {
+  p <- problem$p
+  held <- rep_len(problem$lower.limits, p) == 0 & rep_len(problem$upper.limits, p) == 0
+  c(held, rep(FALSE, as.integer(isTRUE(problem$intercept))))
+}
+
+# The units of a pass with a step to take (`step`: one per coordinate,
+# features then the intercept): a coordinate each, a block one if any of
+# its coordinates moves.
+dpcd_moving_units <- function(problem, step) {
+  blocks <- dpcd_blocks(problem)
+  moving <- step[seq_len(problem$p)] > 0
+  sum(moving & blocks == 0) + length(unique(blocks[blocks != 0 & moving])) +
+    as.integer(isTRUE(problem$intercept) && step[problem$p + 1L] > 0)
 }
 
 # The blocks the core gets, after checking that the transform leaves their

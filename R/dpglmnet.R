@@ -44,7 +44,11 @@
 #' multiplies every coefficient); the columns of `x` share the rest. A
 #' column whose released spread cannot be told from the noise is treated as
 #' constant (coefficient exactly 0, with a warning), so no coefficient is
-#' noise divided by a noisy scale. When the histograms' count noise would
+#' noise divided by a noisy scale; DP-CD takes no step on it (nor on a
+#' column with `lower.limits` and `upper.limits` both 0), and the path's
+#' budget is spread over the coordinates that move: fewer releases, each
+#' with less noise, at the same privacy cost (the ledger's path row says
+#' so). When the histograms' count noise would
 #' exceed `n / 20` the public bounds are used instead (no histogram is
 #' released). Dense and sparse `x` go through the same mechanism; sparse `x`
 #' is scaled but not centred and its clamp keeps 0 (with an intercept the
@@ -319,7 +323,8 @@
 #'   shorter path the same test is made without a release of its own, from
 #'   the gradients DP-CD's first pass releases (the intercept's step first):
 #'   the sum of their squares less the noise's estimates the squared norm,
-#'   and below the threshold, unless one column's gradient stands clearly
+#'   and below the noise of one pass (margin 1: taken one after the other,
+#'   the gradients of correlated columns undercount the signal), unless one column's gradient stands clearly
 #'   out of its noise (a Bonferroni bound at level 0.001: 3.8 noise sds
 #'   for 6 columns), the rest of the fit is at the raised lambda,
 #'   the first pass's coefficients put where that lambda would have put

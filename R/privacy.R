@@ -151,6 +151,41 @@ calibrated_multipliers <- function(mechanisms, z, private) {
   mechanisms
 }
 
+# The releases of the Gaussian row `key` spread over `count` runs instead of
+# the planned ones (fewer), each with the smaller noise multiplier that
+# keeps the row's GDP mu, sqrt(count) / multiplier, at its planned value
+# (rounded up by a few ulps, to the safe side): the same privacy cost.
+# For a choice of `count` made from earlier releases (DP-CD skips the
+# coordinates the released standardization holds at 0, R/dpcd.R), the row
+# is one mechanism that is mu-GDP whatever the choice, so the adaptive
+# composition of the fit is unchanged (Dong, Roth & Su 2022, Thm 3.2).
+# `note` is appended to the row's name. The account is made again.
+respread_release <- function(ledger, key, count, note) {
+  m <- ledger$mechanisms
+  row <- match(key, m$key)
+  planned <- m$count[row]
+  if (is.na(row) || !is.finite(ledger$target_epsilon) || count == planned) return(ledger)
+  if (!(m$type[row] == "gaussian" && m$sampling[row] == "none" && m$calibrated[row] &&
+        count >= 1 && count < planned && count == round(count))) {
+    stop("internal error: a release can only be spread over fewer Gaussian runs",
+         call. = FALSE)
+  }
+  m$factor[row] <- m$factor[row] * sqrt(count / planned) * (1 + 4 * .Machine$double.eps)
+  m$count[row] <- count
+  m$mechanism[row] <- paste0(m$mechanism[row], note)
+  m$epsilon <- NULL
+  m$gdp_mu <- NULL
+  spread <- new_privacy_ledger(m, ledger$noise_level, ledger$target_epsilon,
+                               ledger$target_delta, ledger$rng,
+                               sensitivities = ledger$sensitivities)
+  if (!(spread$epsilon <= ledger$target_epsilon) ||
+      !(sqrt(count) / spread$mechanisms$noise_multiplier[row] <=
+        sqrt(planned) / ledger$mechanisms$noise_multiplier[row])) {
+    stop("internal error: spreading a release would spend more than planned", call. = FALSE)
+  }
+  spread
+}
+
 # The noise level of the calibrated rows: the smallest for which the whole
 # fit spends at most the target (src/dpglmnet/accountant.h). It depends only
 # on public quantities, so repeated fits of the same shape (tuning,

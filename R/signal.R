@@ -86,7 +86,7 @@
 # 0.699, weak effects 1.02 (1.05) -> 1.00 (1.00); Satellite, Caravan,
 # Bikeshare and AR(0.5) / AR(0.8) designs unchanged at epsilon 0.5-2.
 signal_constants <- list(cost = 0.04, lowest = 0.3, highest = 0.5, min_alpha = 0.5,
-                         margin = 1.5, gate_level = 0.001)
+                         margin = 1.5, gate_margin = 1, gate_level = 0.001)
 
 signal_relative_noise <- function(path_count) {
   min(signal_constants$highest,
@@ -135,33 +135,31 @@ signal_eligible <- function(problem) {
 # the noise of one pass), so E - T^2 estimates the check's squared norm
 # with no release of its own (post-processing of the pass's releases), its
 # sd sqrt(2 p) sigma^2 where there is no signal. The gate stays open where
-# E >= (1 + margin^2) T^2 (the check's ||g|| >= margin T) or where some
-# feature's |g~_j| clears gate_z(p) sigma_j, the two-sided Bonferroni
-# bound at level `gate_level` (4.2 sds for 36 columns, 3.8 for 6): in a pass
-# the gradients are taken one after the other, and on strongly correlated
-# columns the first steps absorb what the later gradients would have shown
-# (Satellite at epsilon 0.5: E - T^2 = 1.1-1.5^2 T^2 where the check at the
-# mean model reads about 2.5^2, while its first column stands 4-5 sds
-# out). Closed, the rest of the fit is at the check's noise-level lambda
-# and the first pass's features are put at the prox of the same released
-# steps at that lambda (src/dpglmnet/dpcd.h).
+# E >= (1 + gate_margin^2) T^2 or where some feature's |g~_j| clears
+# gate_z(p) sigma_j, the two-sided Bonferroni bound at level `gate_level`
+# (4.2 sds for 36 columns, 3.8 for 6). Its margin is 1, the break-even of
+# the balance above (the fit beats the intercept alone where sum_j g_j^2 >
+# sum_j sigma_j^2), not the check's 1.5: in a pass the gradients are taken
+# one after the other, and on strongly correlated columns the first steps
+# absorb what the later gradients would have shown, so E undercounts where
+# the check's norm at the mean model overcounts (Satellite at epsilon 0.5:
+# E - T^2 = (1.0-1.7)^2 T^2 where the check reads about 2.5^2, while its
+# first columns stand 4-5 sds out; at margin 1.5 the gate closed on 6 of 9
+# fits, 7.7 times cv.glmnet's misclassification; at 1, 2.3). Without
+# signal E / T^2 is 1 +- sqrt(2 / p): at p = 6, a chi-square with 6
+# degrees of freedom above 12 one time in 16. Closed, the rest of the fit
+# is at the check's noise-level lambda and the first pass's features are
+# put at the prox of the same released steps at that lambda
+# (src/dpglmnet/dpcd.h).
 #
-# Measured (inst/bench/real_sets.R, 3 splits, held-out error; without the
-# gate -> with it): Weekly (triv) at epsilon 1 / 2: 1.25 / 1.15 -> 1.18 /
-# 1.03; Smarket (triv) at epsilon 2: its worst split 1.067 -> 1.000;
-# Satellite at epsilon 0.5: 2.06 -> 2.04 of cv.glmnet (without the z rule
-# one split closed: 3.73); Vowel (triv) at epsilon 2: 0.47 -> 0.59 (one
-# split of three closed: E below the margin, its largest gradient 3.1
-# sds); the rows where every split stayed open move only with the first
-# pass's order. inst/bench/moderate_n.R --quick and trust.R --quick
-# unchanged in their targets (21 of 21).
+# Measured: inst/bench/results/2026-11-26-session15.md.
 signal_gate <- function(scaled, setup, noise, default_lambda) {
   features <- seq_len(scaled$p)
   active <- scaled$penalty.factor > 0 & !(scaled$lower.limits == 0 & scaled$upper.limits == 0)
   if (!any(active)) return(NULL)
   threshold <- sqrt(sum(noise[features][active]^2))
   noise_level <- constant_threshold(sum(active)) * threshold / sqrt(sum(active))
-  list(gate_energy = (1 + signal_constants$margin^2) * threshold^2,
+  list(gate_energy = (1 + signal_constants$gate_margin^2) * threshold^2,
        gate_lambda = max(default_lambda, noise_level / scaled$alpha),
        gate_z = gate_z_threshold(sum(active)),
        gate_feature = as.numeric(active), threshold = threshold,
@@ -270,7 +268,8 @@ warn_signal_check <- function(check, problem) {
     "where its effect clears the noise, and most coefficients are 0. More",
     "records, a larger epsilon or fewer columns help; give `lambda` to fit at",
     "another."),
-    source, signal_constants$margin, check$threshold,
+    source, if (isTRUE(check$gate)) signal_constants$gate_margin else signal_constants$margin,
+    check$threshold,
     problem$n, problem$p,
     format(problem$epsilon), check$lambda,
     check$default_lambda * sqrt(problem$n), check$default_lambda))

@@ -175,6 +175,14 @@ fit_private_path <- function(plan) {
   scaled <- record_smoothness_sensitivity(scaled)  # (R/smoothness.R)
   if (by_radius && is.null(scaled$l1.radius)) scaled$l1.radius <- l1_radius_grid(scaled)
   setup <- solver$setup(scaled)
+  # (the releases the path makes now that the standardization is known: a
+  # solver whose steps skip what it holds at 0 spreads its row over fewer)
+  moving <- solver$path_releases(scaled, setup)
+  if (!is.null(moving)) {
+    scaled$ledger <- respread_release(
+      scaled$ledger, "path", moving,
+      " (the coordinates held at 0 release nothing: the row's budget spread over the others)")
+  }
   lambda <- if (by_radius) scaled$l1.radius else scaled$lambda
   # The solver's sensitivities (they may rest on released constants: its
   # clip, smoothness, batch, radii) on its rows, then its noise from them.

@@ -116,10 +116,22 @@ class DPCoordinateDescent {
   // coef()[j] for j < p is b_j; coef()[p] is the intercept when fitted.
   const std::vector<double>& coef() const { return coef_; }
 
-  // The number of units a pass visits (one release each).
-  int units() const { return units_; }
+  // The number of units a pass releases: those with a coordinate whose
+  // step is taken (a unit of coordinates with step 0 releases nothing).
+  int units() const {
+    int moving = 0;
+    for (int u = 0; u < units_; ++u) {
+      for (int m = unit_start_[u]; m < unit_start_[u + 1]; ++m) {
+        if (settings_.step[unit_coordinates_[m]] > 0.0) {
+          ++moving;
+          break;
+        }
+      }
+    }
+    return moving;
+  }
 
-  // `passes` passes of `units()` steps each (a unit: a coordinate, or a
+  // `passes` passes of a step per unit each (a unit: a coordinate, or a
   // block's coordinates in a row) from the current point (warm start). With
   // averaging, each pass is one outer iteration of Algorithm 1 (K = units()
   // inner steps) ending at the average of its inner iterates.

@@ -108,8 +108,10 @@ test_that("16.3: a single-lambda fit is charged only the releases it makes", {
   expect_length(fit$lambda, 1L)
   m <- fit$privacy$mechanisms
   expect_false(any(grepl("lambda_max", m$mechanism)))
-  path <- m$count[m$mechanism == "DP-CD clipped coordinate gradients"]
-  expect_equal(path, fit$settings$passes * (p + 1))
+  # (one release per coordinate with a step: a column read as constant,
+  # held at 0, makes none, R/dpcd.R)
+  path <- m$count[startsWith(m$mechanism, "DP-CD clipped coordinate gradients")]
+  expect_equal(path, fit$settings$passes * sum(fit$settings$coordinate_step > 0))
   # the ledger counts the path and the standardization, nothing else
   standardization <- startsWith(m$mechanism, "standardization")
   expect_equal(sum(m$count), path + sum(m$count[standardization]))
@@ -117,7 +119,14 @@ test_that("16.3: a single-lambda fit is charged only the releases it makes", {
   # the plan agrees
   planned <- dpglmnet:::planned_ledger(dpglmnet:::planned_problem(
     x, y, list(epsilon = 1, x.bounds = 4)))
-  expect_equal(planned_columns(planned$mechanisms), planned_columns(fit$privacy$mechanisms))
+  standardization_rows <- function(m) planned_columns(m)[startsWith(m$mechanism, "standardization"), ]
+  expect_equal(standardization_rows(planned$mechanisms),
+               standardization_rows(fit$privacy$mechanisms))
+  planned_path <- planned$mechanisms[planned$mechanisms$key == "path", ]
+  fitted_path <- fit$privacy$mechanisms[fit$privacy$mechanisms$key == "path", ]
+  expect_equal(planned_path$count, fit$settings$passes * (p + 1))
+  expect_equal(sqrt(fitted_path$count) / fitted_path$noise_multiplier,
+               sqrt(planned_path$count) / planned_path$noise_multiplier, tolerance = 1e-12)
   # several lambdas still release lambda_max privately
   several <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 1, x.bounds = 4,
                                                nlambda = 3, passes = 1))

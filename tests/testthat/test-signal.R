@@ -24,11 +24,16 @@ test_that("a single-lambda auto fit releases the signal check and charges it", {
   expect_equal(proportion$count, 1)
   expect_equal(fit$privacy$sensitivities$signal_mean, 1 / 5000)
   path <- rows[grepl("DP-CD clipped coordinate gradients", rows$mechanism), ]
+  # (the planned path: every coordinate; the row is spread over those the
+  # standardization did not hold at 0, at the same GDP mu)
+  planned <- fit$settings$passes * 41
+  planned_multiplier <- path$noise_multiplier * sqrt(planned / path$count)
   # half the path's noise multiplier, on the norm's replace-one sensitivity
   # 2 sqrt(sum_j C_j^2) / n over the features' clips
   expect_equal(signal$noise_multiplier,
-               dpglmnet:::signal_relative_noise(path$count) * path$noise_multiplier)
-  expect_equal(proportion$noise_multiplier, path$noise_multiplier)
+               dpglmnet:::signal_relative_noise(planned) * planned_multiplier,
+               tolerance = 1e-12)
+  expect_equal(proportion$noise_multiplier, planned_multiplier, tolerance = 1e-12)
   # (over the columns the lambda acts on: not those read as constant)
   active <- !fit$settings$standardization$x_constant
   clip <- fit$settings$coordinate_clip[1:40][active]
