@@ -321,7 +321,7 @@
 #'   buyers, 85 columns) at epsilon 1 this took the held-out
 #'   misclassification from 1.20 times the majority class's to 1.00. On a
 #'   shorter path the same test is made without a release of its own, from
-#'   the gradients DP-CD's first pass releases (the intercept's step first):
+#'   the gradients DP-CD's first pass releases:
 #'   the sum of their squares less the noise's estimates the squared norm,
 #'   and below the noise of one pass (margin 1: taken one after the other,
 #'   the gradients of correlated columns undercount the signal), unless one column's gradient stands clearly

@@ -68,7 +68,7 @@ struct CoordinateSettings {
   // not depend on it, nor does the noise (drawn on the calling thread).
   int threads = 1;
   // The signal gate (R/signal.R), 0: none. The first pass of the first
-  // fit() (from b = 0, the intercept's step first) sums the squares of the
+  // fit() (from b = 0) sums the squares of the
   // released gradients of the features with gate_feature[j] != 0; below
   // gate_energy, the rest of the fit is at penalty lambda gate_lambda, and
   // each feature of the first pass is set to the prox at gate_lambda of the
@@ -144,7 +144,6 @@ class DPCoordinateDescent {
       last_pass_change_ = 0.0;
       if (selection_ == Selection::permutation) shuffle_order();
       gate_recording_ = gates_ && !gate_done_ && pass == 0;
-      if (gate_recording_) intercept_first();
       if (average_) {
         std::fill(average_sum_.begin(), average_sum_.end(), 0.0);
         std::fill(last_counted_.begin(), last_counted_.end(), 0);
@@ -268,15 +267,6 @@ class DPCoordinateDescent {
       const std::uint32_t size = static_cast<std::uint32_t>(end - start);
       rng_.partial_shuffle(block, size, size);
     }
-  }
-
-  // The intercept's unit (the last) moved to the front of the order: the
-  // gate's gradients are then taken at the mean model's intercept, not at
-  // b0 = 0 (R/signal.R). A public rule: the order stays data-independent.
-  void intercept_first() {
-    if (coordinates_ == p_) return;
-    const auto it = std::find(order_.begin(), order_.end(), units_ - 1);
-    std::rotate(order_.begin(), it, it + 1);
   }
 
   // The last pass moved no coefficient by more than stop_tolerance of the
