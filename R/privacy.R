@@ -166,11 +166,14 @@ respread_release <- function(ledger, key, count, note) {
   planned <- m$count[row]
   if (is.na(row) || !is.finite(ledger$target_epsilon) || count == planned) return(ledger)
   if (!(m$type[row] == "gaussian" && m$sampling[row] == "none" && m$calibrated[row] &&
-        count >= 1 && count < planned && count == round(count))) {
+        count >= 0 && count < planned && count == round(count))) {
     stop("internal error: a release can only be spread over fewer Gaussian runs",
          call. = FALSE)
   }
-  m$factor[row] <- m$factor[row] * sqrt(count / planned) * (1 + 4 * .Machine$double.eps)
+  # (none: nothing is released, nothing spent; the multiplier is kept)
+  if (count > 0) {
+    m$factor[row] <- m$factor[row] * sqrt(count / planned) * (1 + 4 * .Machine$double.eps)
+  }
   m$count[row] <- count
   m$mechanism[row] <- paste0(m$mechanism[row], note)
   m$epsilon <- NULL
@@ -179,7 +182,7 @@ respread_release <- function(ledger, key, count, note) {
                                ledger$target_delta, ledger$rng,
                                sensitivities = ledger$sensitivities)
   if (!(spread$epsilon <= ledger$target_epsilon) ||
-      !(sqrt(count) / spread$mechanisms$noise_multiplier[row] <=
+      !(count == 0 || sqrt(count) / spread$mechanisms$noise_multiplier[row] <=
         sqrt(planned) / ledger$mechanisms$noise_multiplier[row])) {
     stop("internal error: spreading a release would spend more than planned", call. = FALSE)
   }

@@ -181,7 +181,9 @@ fit_private_path <- function(plan) {
   if (!is.null(moving)) {
     scaled$ledger <- respread_release(
       scaled$ledger, "path", moving,
-      " (the coordinates held at 0 release nothing: the row's budget spread over the others)")
+      if (moving > 0) {
+        " (the coordinates held at 0 release nothing: the row's budget spread over the others)"
+      } else " (every coordinate is held at 0: nothing released)")
   }
   lambda <- if (by_radius) scaled$l1.radius else scaled$lambda
   # The solver's sensitivities (they may rest on released constants: its

@@ -63,6 +63,23 @@ test_that("limits [0, 0] hold a column without a release, and cv.dpglmnet() spen
   expect_true(all(coef(cv)[5:7, ] == 0))
 })
 
+test_that("without an intercept and every column held, the path releases nothing", {
+  set.seed(26)
+  x <- matrix(1, 500, 2)
+  y <- rnorm(500)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 5,
+                                           intercept = FALSE))
+  expect_true(all(coef(fit) == 0))
+  rows <- as.data.frame(fit$privacy)
+  path <- rows[grepl("^DP-CD clipped coordinate gradients", rows$mechanism), ]
+  expect_equal(path$count, 0)
+  expect_match(path$mechanism, "nothing released")
+  expect_lte(fit$privacy$epsilon, 1)
+  cv <- muffle_dpglmnet_warnings(cv.dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 5,
+                                             intercept = FALSE))
+  expect_lte(cv$privacy$epsilon, 1)
+})
+
 test_that("a release is never spread over more runs, nor a non-Gaussian row", {
   d <- held_design()
   set.seed(25)
