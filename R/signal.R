@@ -108,7 +108,9 @@ plans_signal_check <- function(problem, path_count) {
 # Whether the plan gates its path instead (below): eligible, and no check.
 plans_signal_gate <- function(problem, path_count) {
   solver_object(problem$solver)$signal_gate && signal_eligible(problem) &&
-    !plans_signal_check(problem, path_count)
+    !plans_signal_check(problem, path_count) &&
+    # (a pass must visit each coordinate once, from b = 0: src/dpglmnet/dpcd.h)
+    !identical(problem$selection, "random") && !isTRUE(problem$average)
 }
 
 # (not on the bound-scaled columns of moderate n, R/moderate-n.R: gated

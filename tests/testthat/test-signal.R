@@ -314,6 +314,12 @@ test_that("a short path is gated by its first pass: no release, the noise-level 
   expect_equal(strong$settings$signal_check$lambda, 0.25 / sqrt(1000))
   expect_gt(coef(strong)[2, 1], 0.5)
   expect_lt(coef(strong)[3, 1], -0.3)
+  # random selection and averaging make no gate (a pass need not visit
+  # each coordinate once)
+  set.seed(13)
+  random <- muffle_dpglmnet_warnings(dpglmnet(x, y, family = "binomial", epsilon = 1,
+                                              x.bounds = 4, selection = "random"))
+  expect_null(random$settings$signal_check)
 })
 
 test_that("the core's gate puts the first pass at the prox of its own steps at the raised lambda", {
