@@ -69,7 +69,11 @@ dpcd_solver <- new_solver("dpcd",
   # The path's releases once the standardization is released: the units
   # with a step to take (R/privacy.R's respread_release() spreads the
   # planned row over them at the same privacy cost).
+  # With selection = "random" a pass draws its units among all of them, so
+  # how many moving ones it draws is random: the planned row stays (an
+  # upper bound on the releases made), unspread.
   path_releases = function(problem, setup) {
+    if (identical(problem$selection, "random")) return(NULL)
     problem$nlambda * problem$passes * dpcd_moving_units(problem, setup$step)
   },
   # sigma_j = the path row's noise multiplier x 2 C_j / n.

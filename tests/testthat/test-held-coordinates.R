@@ -63,6 +63,20 @@ test_that("limits [0, 0] hold a column without a release, and cv.dpglmnet() spen
   expect_true(all(coef(cv)[5:7, ] == 0))
 })
 
+test_that("with random selection the planned row stays (an upper bound on the releases)", {
+  d <- held_design()
+  set.seed(27)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 4, y.bound = 10,
+                                           selection = "random"))
+  rows <- as.data.frame(fit$privacy)
+  path <- rows[grepl("^DP-CD clipped coordinate gradients", rows$mechanism), ]
+  # every draw of every pass counted, as planned: held units drawn release
+  # nothing, so the row counts at least the releases made
+  expect_equal(path$count, length(fit$lambda) * fit$settings$passes * 7)
+  expect_false(grepl("held at 0", path$mechanism))
+  expect_lte(fit$privacy$epsilon, 1)
+})
+
 test_that("without an intercept and every column held, the path releases nothing", {
   set.seed(26)
   x <- matrix(1, 500, 2)
