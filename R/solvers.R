@@ -256,7 +256,9 @@ fit_private_path <- function(plan) {
          bound_scale = if (isTRUE(problem$bound_scaling))
            scaled$standardization_result$x_scale,
          solver_choice = if (!is.null(signal) && !signal$passed) {
-           paste0(problem$solver_choice, "; the released signal did not clear the noise,",
+           paste0(problem$solver_choice,
+                  if (isTRUE(signal$gate)) "; the first pass's signal did not clear the noise,"
+                  else "; the released signal did not clear the noise,",
                   " so its lambda is at the noise level")
          } else problem$solver_choice,
          signal_check = signal,
