@@ -228,7 +228,10 @@ print.summary.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), 
       if (isTRUE(s$average)) ", periodic averaging" else ""))
   }
   if (!isTRUE(s$intercept_only)) {
-    cat(sprintf("Smoothness constants: %s; noise multiplier z = %.4g\n\n",
+    # (z: the calibrated noise level; a row's multiplier is a factor of it,
+    # the path's lower where held coordinates left it their budget)
+    cat(sprintf(paste0("Smoothness constants: %s; noise level z = %.4g\n",
+                       "  (each release's noise multiplier: the ledger below)\n\n"),
                 s$smoothness, s$noise_multiplier))
   }
   print(x$privacy)
