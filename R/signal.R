@@ -161,12 +161,11 @@ signal_eligible <- function(problem) {
 # Measured: inst/bench/results/2026-11-26-session15.md.
 signal_gate <- function(scaled, setup, noise, default_lambda) {
   features <- seq_len(scaled$p)
-  active <- scaled$penalty.factor > 0 & !(scaled$lower.limits == 0 & scaled$upper.limits == 0)
+  active <- signal_active(scaled)
   if (!any(active)) return(NULL)
   threshold <- sqrt(sum(noise[features][active]^2))
-  noise_level <- constant_threshold(sum(active)) * threshold / sqrt(sum(active))
   list(gate_energy = (1 + signal_constants$gate_margin^2) * threshold^2,
-       gate_lambda = max(default_lambda, noise_level / scaled$alpha),
+       gate_lambda = noise_level_lambda(threshold, active, scaled$alpha, default_lambda),
        gate_z = gate_z_threshold(sum(active)),
        gate_feature = as.numeric(active), threshold = threshold,
        sigma = noise[features],
@@ -212,11 +211,9 @@ signal_mechanisms <- function(problem, path_count) {
 # threshold, and the single lambda on the standardized scale.
 release_signal_check <- function(scaled, setup, noise) {
   features <- seq_len(scaled$p)
-  # The coordinates the lambda acts on: penalized, and not held at 0 (a
-  # column the standardization found constant has limits [0, 0]); the
-  # others get clip 0 here, so they add nothing to the norm nor to its
-  # sensitivity, and their noise is not in the threshold.
-  active <- scaled$penalty.factor > 0 & !(scaled$lower.limits == 0 & scaled$upper.limits == 0)
+  # (the others get clip 0 here, so they add nothing to the norm nor to its
+  # sensitivity, and their noise is not in the threshold)
+  active <- signal_active(scaled)
   clip <- ifelse(active, setup$clip[features], 0)
   mean_model <- signal_mean(scaled)
   if (mean_model$release) {
@@ -243,14 +240,29 @@ release_signal_check <- function(scaled, setup, noise) {
   released$norm <- max(0, released$norm)
   threshold <- sqrt(sum(noise[features][active]^2))
   passed <- released$norm >= signal_constants$margin * threshold
-  noise_level <- constant_threshold(sum(active)) * threshold / sqrt(sum(active))
   list(problem = scaled,
        check = list(released = released$norm, release_sd = release_sd,
                     threshold = threshold, passed = passed,
                     mean = if (mean_model$release) released$mean,
                     default_lambda = default_lambda,
                     lambda = if (passed) default_lambda
-                             else max(default_lambda, noise_level / scaled$alpha)))
+                             else noise_level_lambda(threshold, active, scaled$alpha,
+                                                     default_lambda)))
+}
+
+# The coordinates a lambda acts on: penalized, and not held at 0 (a column
+# the standardization found constant has limits [0, 0]).
+signal_active <- function(scaled) {
+  scaled$penalty.factor > 0 & !(scaled$lower.limits == 0 & scaled$upper.limits == 0)
+}
+
+# The single lambda at the noise level where the check (or the gate)
+# fails: alpha lambda = k sigma, k = constant_threshold(p) over the active
+# coordinates, sigma^2 the mean of their sigma_j^2 (threshold^2 / p); never
+# below the schedule's.
+noise_level_lambda <- function(threshold, active, alpha, default_lambda) {
+  max(default_lambda,
+      constant_threshold(sum(active)) * threshold / sqrt(sum(active)) / alpha)
 }
 
 warn_signal_check <- function(check, problem) {

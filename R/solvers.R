@@ -238,12 +238,11 @@ fit_private_path <- function(plan) {
          clip = problem$clip, alpha = problem$alpha, noise_multiplier = z,
          lambda_max = if (is.null(problem$lambda)) path$lambda[1L],
          lambda_max_source = if (is.null(problem$lambda)) {
-           if (!is.null(signal) && !signal$passed)
-             paste0("none (single lambda at the noise level: the signal check, ",
-                    if (isTRUE(problem$bound_scaling)) "bound-scaled)" else "standardized)")
-           else if (isTRUE(problem$single_lambda) && isTRUE(problem$bound_scaling))
+           if (isTRUE(problem$single_lambda) && isTRUE(problem$bound_scaling))
              sprintf("none (single lambda %g / sqrt(n), bound-scaled)",
                      moderate_n_constants$bound_lambda)
+           else if (!is.null(signal) && !signal$passed)
+             "none (single lambda at the noise level: the signal check, standardized)"
            else if (isTRUE(problem$single_lambda))
              sprintf("none (single lambda %g / sqrt(n), standardized)", single_lambda_scale)
            else if (release_lambda_max) "private" else "public bound (standardized)"

@@ -133,7 +133,7 @@ class DPCoordinateDescent {
 
   // `passes` passes of a step per unit each (a unit: a coordinate, or a
   // block's coordinates in a row) from the current point (warm start). With
-  // averaging, each pass is one outer iteration of Algorithm 1 (K = units()
+  // averaging, each pass is one outer iteration of Algorithm 1 (K = units_
   // inner steps) ending at the average of its inner iterates.
   template <class Penalty>
   void fit(const Penalty& penalty) {
@@ -285,7 +285,9 @@ class DPCoordinateDescent {
   template <class Penalty>
   void update(int j, const Penalty& penalty) {
     const double gamma = settings_.step[j];
-    if (!(gamma > 0.0)) return;  // constant-zero column (epsilon = Inf only)
+    // (step 0: a coordinate held at 0, or a constant-zero column at epsilon
+    // = Inf: no release, R/dpcd.R)
+    if (!(gamma > 0.0)) return;
     const double old = coef_[j];
     const double gradient = private_gradient(j);
     const double moved = old - gamma * gradient;
