@@ -380,7 +380,10 @@
 #'   `x.bounds`, whose columns are taken at unit scale), chosen with
 #'   `nlambda` from public inputs so that the noise of one coordinate step
 #'   stays at or below 0.05 on the standardized scale: at most 10 lambdas
-#'   and 10 passes, fewer when n or epsilon is small (see [dpcd]); a
+#'   and 10 passes, fewer when n or epsilon is small (see [dpcd]), and up
+#'   to 30 on a path where the budget affords them at half that noise
+#'   (large n: more passes help where the passes, not the noise, limit
+#'   the fit); a
 #'   binomial fit at the schedule's single lambda makes at most 3 (its
 #'   updates move a coefficient by 4 times their noise, and more passes
 #'   added noise faster than they removed error); with
@@ -991,6 +994,33 @@ exact_stop_tolerance <- function(problem) {
   exact_passes$tolerance
 }
 
+# Passes beyond 10 per lambda, where the budget affords them (large n):
+# up to `max` passes, as many as keep the noise sd of a release at most
+# `noise_share` of the schedule's target (the sd grows with the square
+# root of the releases: 1/4 of the affordable releases). More passes help
+# where the passes, not the noise, limit a path (a near-separable or
+# rare-event binomial fit: DP-CD's steps rest on the curvature bound) and
+# cost where the noise does. Measured (inst/bench/real_sets.R, 3 splits,
+# and trust.R --quick; cv.dpglmnet() over cv.glmnet; 10 passes -> this
+# rule): Shuttle 1.22 -> 1.08 at epsilon 1 and 1.18 -> 1.10 at 2,
+# Default 1.14 -> 1.10 at 2, Letter at 2 1.02 -> 1.04 (its worst split
+# over the majority class 1.059 -> 1.039), Electricity 0.998 -> 1.02 at
+# 1; California unchanged (its passes stay 10). Up to 30 passes at the
+# target itself (1/1) also cost Letter at 1 (1.05 -> 1.06, worst split
+# 1.049 -> 1.090) and Electricity at 0.5; up to 30 at a quarter of it
+# (1/16) left Shuttle at epsilon 1 at 12 passes. With 100 passes Shuttle
+# was 1.15 / 1.06 at epsilon 1 / 2 (30: 1.07 / 1.09, another draw).
+schedule_extra_passes <- list(max = 30L, noise_share = 1 / 2)
+
+# The passes per lambda of an automatic path of `nlambda` lambdas, when the
+# budget affords k releases per coordinate (choose_schedule()).
+schedule_passes <- function(k, nlambda) {
+  within_target <- min(10, floor(k / nlambda))
+  quiet <- min(schedule_extra_passes$max,
+               floor(k * schedule_extra_passes$noise_share^2 / nlambda))
+  as.integer(max(1, within_target, quiet))
+}
+
 choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, p,
                             intercept, clip, standardize, standardize.budget,
                             single = FALSE) {
@@ -1022,7 +1052,7 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
   k <- max(1, floor(releases / coordinates))
   if (!is.null(lambda) || !is.null(nlambda)) {
     return(list(nlambda = fixed$nlambda, single_lambda = FALSE,
-                passes = if (is.null(passes)) max(1L, min(10L, floor(k / fixed$nlambda)))
+                passes = if (is.null(passes)) schedule_passes(k, fixed$nlambda)
                          else passes, affordable = k))
   }
   chosen <- max(1, min(10, floor(sqrt(k / 2))))
@@ -1032,7 +1062,7 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
                 affordable = k))
   }
   list(nlambda = as.integer(chosen), single_lambda = FALSE,
-       passes = if (is.null(passes)) as.integer(max(1, min(10, floor(k / chosen))))
+       passes = if (is.null(passes)) schedule_passes(k, chosen)
                 else passes, affordable = k)
 }
 

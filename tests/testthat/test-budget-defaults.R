@@ -89,6 +89,34 @@ test_that("a budget that affords fewer than 6 lambdas fits a single lambda", {
   expect_true(all(3:6 %in% seen))
 })
 
+test_that("a path whose budget affords many more releases makes more passes, at half the noise target", {
+  choose_schedule <- getFromNamespace("choose_schedule", "dpglmnet")
+  p <- 9
+  mu <- function(n) gdp_mu(1, 1 / n^2) * sqrt(1 - 0.3)
+  for (n in c(20000, 50000, 200000)) {
+    s <- choose_schedule(NULL, NULL, NULL, "dpcd", 1, 1 / n^2, n, p, TRUE, sqrt(p + 1),
+                         TRUE, 0.3)
+    # k releases per coordinate at the target sd 0.05 (per-coordinate clip 1)
+    k <- floor((0.05 * mu(n) * n / 2)^2 / (p + 1))
+    expect_equal(s$nlambda, 10L)
+    expect_equal(s$passes, as.integer(max(10, min(30, floor(k / 4 / 10)))))
+    # the sd of a release, 0.05 sqrt(releases / k), at most half the
+    # target wherever passes go beyond 10
+    if (s$passes > 10) expect_lte(0.05 * sqrt(s$nlambda * s$passes / k), 0.05 / 2)
+  }
+  # the largest n: 30 passes; 20000: between; 10000: 10 as before
+  passes_at <- function(n) choose_schedule(NULL, NULL, NULL, "dpcd", 1, 1 / n^2, n, p, TRUE,
+                                           sqrt(p + 1), TRUE, 0.3)$passes
+  expect_equal(passes_at(200000), 30L)
+  expect_gt(passes_at(20000), 10L)
+  expect_lt(passes_at(20000), 30L)
+  expect_equal(passes_at(10000), 10L)
+  # nlambda given: the same rule for its passes
+  given <- choose_schedule(3L, NULL, NULL, "dpcd", 1, 1 / 200000^2, 200000, p, TRUE,
+                           sqrt(p + 1), TRUE, 0.3)
+  expect_equal(given$passes, 30L)
+})
+
 test_that("the raised clip is the one the core applies: the same fit as that clip given", {
   set.seed(4)
   n <- 4000
