@@ -61,7 +61,8 @@
 #'   releases): DP-CD's steps rest on the curvature bound, and near a
 #'   rare-event or well-separated binomial optimum the passes, not the
 #'   noise, limit the fit (mlbench's Shuttle, n = 46400: 1.22 -> 1.08 times
-#'   `cv.glmnet`'s held-out misclassification at epsilon 1).
+#'   `cv.glmnet`'s held-out misclassification at epsilon 1). Not on a
+#'   database table, where each pass costs a query per coordinate.
 #' * `clip`: coordinate `j` clips its per-record gradient terms to
 #'   \eqn{\sqrt{M_j / tr M} C}. The numeric default \eqn{\sqrt{p + 1}}
 #'   (with an intercept) is 1 per coordinate on the standardized scale,

@@ -383,7 +383,8 @@
 #'   and 10 passes, fewer when n or epsilon is small (see [dpcd]), and up
 #'   to 30 on a path where the budget affords them at half that noise
 #'   (large n: more passes help where the passes, not the noise, limit
-#'   the fit); a
+#'   the fit; not on a database table, where a pass is a query per
+#'   coordinate); a
 #'   binomial fit at the schedule's single lambda makes at most 3 (its
 #'   updates move a coefficient by 4 times their noise, and more passes
 #'   added noise faster than they removed error); with
@@ -1013,17 +1014,19 @@ exact_stop_tolerance <- function(problem) {
 schedule_extra_passes <- list(max = 30L, noise_share = 1 / 2)
 
 # The passes per lambda of an automatic path of `nlambda` lambdas, when the
-# budget affords k releases per coordinate (choose_schedule()).
-schedule_passes <- function(k, nlambda) {
+# budget affords k releases per coordinate (choose_schedule()); `extra`
+# FALSE: at most 10 (a database table, where a pass is one query per
+# coordinate, 5-40 s at n = 1e6: inst/bench/results/2026-11-25-database.md).
+schedule_passes <- function(k, nlambda, extra = TRUE) {
   within_target <- min(10, floor(k / nlambda))
-  quiet <- min(schedule_extra_passes$max,
-               floor(k * schedule_extra_passes$noise_share^2 / nlambda))
+  quiet <- if (extra) min(schedule_extra_passes$max,
+                          floor(k * schedule_extra_passes$noise_share^2 / nlambda)) else 1
   as.integer(max(1, within_target, quiet))
 }
 
 choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, p,
                             intercept, clip, standardize, standardize.budget,
-                            single = FALSE) {
+                            single = FALSE, extra_passes = TRUE) {
   fixed <- list(nlambda = if (!is.null(lambda)) length(lambda) else
                   if (is.null(nlambda)) 10L else nlambda,
                 passes = if (!is.null(passes)) passes
@@ -1052,7 +1055,7 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
   k <- max(1, floor(releases / coordinates))
   if (!is.null(lambda) || !is.null(nlambda)) {
     return(list(nlambda = fixed$nlambda, single_lambda = FALSE,
-                passes = if (is.null(passes)) schedule_passes(k, fixed$nlambda)
+                passes = if (is.null(passes)) schedule_passes(k, fixed$nlambda, extra_passes)
                          else passes, affordable = k))
   }
   chosen <- max(1, min(10, floor(sqrt(k / 2))))
@@ -1062,7 +1065,7 @@ choose_schedule <- function(nlambda, passes, lambda, solver, epsilon, delta, n, 
                 affordable = k))
   }
   list(nlambda = as.integer(chosen), single_lambda = FALSE,
-       passes = if (is.null(passes)) schedule_passes(k, chosen)
+       passes = if (is.null(passes)) schedule_passes(k, chosen, extra_passes)
                 else passes, affordable = k)
 }
 

@@ -43,7 +43,10 @@ schedule_problem <- function(problem) {
                                 identical(problem$smoothness, "uniform"),
                               if (is.null(problem$standardization)) 0
                               else problem$standardize.budget,
-                              single = isTRUE(problem$single_requested))
+                              single = isTRUE(problem$single_requested),
+                              # (a pass on a table costs a query per
+                              # coordinate: no extra passes there)
+                              extra_passes = !is_database_source(problem$x))
   if (isTRUE(problem$single_requested)) {
     schedule$nlambda <- 1L
     schedule$single_lambda <- TRUE

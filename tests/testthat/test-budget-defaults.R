@@ -115,6 +115,9 @@ test_that("a path whose budget affords many more releases makes more passes, at 
   given <- choose_schedule(3L, NULL, NULL, "dpcd", 1, 1 / 200000^2, 200000, p, TRUE,
                            sqrt(p + 1), TRUE, 0.3)
   expect_equal(given$passes, 30L)
+  # on a database table, at most 10 (a pass costs a query per coordinate)
+  expect_equal(choose_schedule(NULL, NULL, NULL, "dpcd", 1, 1 / 200000^2, 200000, p, TRUE,
+                               sqrt(p + 1), TRUE, 0.3, extra_passes = FALSE)$passes, 10L)
 })
 
 test_that("the raised clip is the one the core applies: the same fit as that clip given", {
