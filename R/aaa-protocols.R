@@ -71,6 +71,11 @@
 #                             the decision from its first pass's released
 #                             gradients; problem$signal_gate holds the
 #                             core's settings);
+#   priced_releases(problem, path_count)  rows released beside its path
+#                             at a factor of the path's noise multiplier
+#                             (list() for none), priced as the count / factor^2
+#                             path releases they cost (like the signal
+#                             check's, R/signal.R): `path_count`, the path's;
 #   path_releases(problem, setup)  the releases its path makes once the
 #                             standardization is released (NULL: as
 #                             planned); fewer spread the planned row over
@@ -99,6 +104,7 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
                        step_limit = 2, alpha_floor = 1e-3,
                        check = function(problem) problem,
                        path_releases = function(problem, setup) NULL,
+                       priced_releases = function(problem, path_count) list(),
                        convergence_tolerance = 1e-4,
                        unconverged_message = lambda_path_unconverged) {
   c(list(name = name, by_radius = by_radius, uses_batch = uses_batch,
@@ -112,6 +118,7 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
          factor_blocks = factor_blocks,
          step_limit = step_limit,
          alpha_floor = alpha_floor, check = check, path_releases = path_releases,
+         priced_releases = priced_releases,
          convergence_tolerance = convergence_tolerance,
          unconverged_message = unconverged_message),
     list(...))
@@ -160,6 +167,10 @@ lambda_path_unconverged <- function(problem, settings, lambda, relative) {
 #                             response centred by its released mean,
 #                             list(release = TRUE, lower, upper) for a mean
 #                             released on y's interval, NULL: no check;
+#   derivative_scale(scale_y) the root mean square of l'(eta, y) at the
+#                             start of a DP-CD fit (b = 0), public, or NULL:
+#                             the reference of DP-CD's adaptive clip
+#                             (R/dpcd.R; NULL: none);
 #   cv_measures, deviance_name, default_loss_bound(type.measure, residual)
 #                             cv.dpglmnet()'s measures (R/cv-curve.R);
 #   sql_derivative(source, eta, y), sql_invalid_response(y)  the loss's
@@ -180,6 +191,7 @@ new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = I
                        standardize_response = bounded_response,
                        public_lambda_max = function(scale_y, has_offset) NULL,
                        signal_mean = function(scale_y) NULL, single_lambda_passes = Inf,
+                       derivative_scale = function(scale_y) NULL,
                        offset_in_response = FALSE, classes = FALSE,
                        sql_invalid_response = function(y) NULL,
                        parameter = NULL, parameter_name = NULL,
@@ -188,6 +200,7 @@ new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = I
                    derivative_bound = derivative_bound,
                    standardize_response = standardize_response,
                    public_lambda_max = public_lambda_max, signal_mean = signal_mean,
+                   derivative_scale = derivative_scale,
                    single_lambda_passes = single_lambda_passes,
                    offset_in_response = offset_in_response, classes = classes,
                    sql_invalid_response = sql_invalid_response, parameter = parameter,

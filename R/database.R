@@ -498,7 +498,8 @@ exact_smoothness <- function(x, settings) {
 # coefficients `coef`, in one query: the linear predictor recomputed from
 # `coef` inside the query, or read from the work table's column `eta`
 # (`work`, see database_work_table()).
-database_gradient_sums <- function(x, y, settings, coef, js, work = NULL) {
+database_gradient_sums <- function(x, y, settings, coef, js, work = NULL,
+                                   clip = settings$coordinate_clip) {
   p <- ncol(x)
   intercept <- isTRUE(settings$intercept)
   source <- if (is.null(work)) x else work
@@ -514,9 +515,29 @@ database_gradient_sums <- function(x, y, settings, coef, js, work = NULL) {
   sums <- lapply(js, function(j) {
     term <- if (j > p) derivative else sprintf("%s * %s", derivative,
                                               sql_name(x, paste0("x", j)))
-    sprintf("SUM(%s)", sql_clip(x, term, settings$coordinate_clip[[j]]))
+    sprintf("SUM(%s)", sql_clip(x, term, clip[[j]]))
   })
   names(sums) <- paste0("g", js)
+  as.numeric(unlist(database_query(source, sql_aggregate(source, sums, inner))))
+}
+
+# The sum over records of min(l'(eta_i, y_i)^2, bound^2) at the current
+# coefficients: the adaptive clip's release of DP-CD (R/dpcd.R), one
+# aggregate.
+database_scale_sum <- function(x, y, settings, coef, bound, work = NULL) {
+  p <- ncol(x)
+  source <- if (is.null(work)) x else work
+  inner <- if (is.null(work)) {
+    list(eta = sql_linear_predictor(x, coef, p, isTRUE(settings$intercept),
+                                    settings$transform), y = y$expr)
+  } else {
+    list(eta = sql_name(work, "eta"), y = sql_name(work, "y"))
+  }
+  derivative <- sql_derivative(x, settings$family, sql_name(x, "eta"), sql_name(x, "y"),
+                               settings$family_parameter)
+  # (a square is >= 0: the clamp to [-B^2, B^2] is min(., B^2))
+  sums <- list(s = sprintf("SUM(%s)", sql_clip(x, sprintf("(%s) * (%s)", derivative, derivative),
+                                                 bound^2)))
   as.numeric(unlist(database_query(source, sql_aggregate(source, sums, inner))))
 }
 
@@ -629,11 +650,29 @@ dpcd_path_db <- function(x, y, settings) {
     b <- if (v > l1) (v - l1) / (1 + l2) else if (v < -l1) (v + l1) / (1 + l2) else 0
     min(max(b, settings$lower_limits[[j]]), settings$upper_limits[[j]])
   }
+  # the adaptive clip (src/dpglmnet/dpcd.h, R/dpcd.R): the clips and noise
+  # sds now, and the last released scale
+  clip_now <- settings$coordinate_clip
+  noise_now <- settings$noise_sd
+  scales <- !is.null(settings$scale_reference)
+  scale <- settings$scale_reference
   for (l in seq_along(lambdas)) {
     lambda <- lambdas[[l]]
     for (pass in seq_len(settings$passes)) {
       change <- 0
       if (settings$selection == "permutation") order <- .noise_shuffle_cpp(stream, order)
+      local <- pass - 1L
+      if (scales && local > 0L && bitwAnd(local, local - 1L) == 0L) {
+        # (as the core: before passes 1, 2, 4, ... of each lambda)
+        bound <- if (is.finite(settings$scale_bound)) settings$scale_bound
+                 else settings$scale_beta * scale
+        released <- database_scale_sum(x, y, settings, coef, bound, work) / (bound^2 * n) +
+          settings$scale_noise_sd * .noise_gaussian_cpp(stream, 1L)
+        scale <- bound * sqrt(max(released, settings$scale_noise_sd))
+        factor <- min(1, settings$scale_kappa * scale / settings$scale_reference)
+        clip_now <- settings$coordinate_clip * factor
+        noise_now <- settings$noise_sd * factor
+      }
       if (settings$average) {
         average_sum <- numeric(coordinates)
         last_counted <- integer(coordinates)
@@ -648,9 +687,9 @@ dpcd_path_db <- function(x, y, settings) {
         gamma <- settings$coordinate_step[[j]]
         if (!(gamma > 0)) next
         old <- coef[j]
-        g <- database_gradient_sums(x, y, settings, coef, j, work) / n
-        if (settings$noise_sd[[j]] > 0) {
-          g <- g + settings$noise_sd[[j]] * .noise_gaussian_cpp(stream, 1L)
+        g <- database_gradient_sums(x, y, settings, coef, j, work, clip_now) / n
+        if (noise_now[[j]] > 0) {
+          g <- g + noise_now[[j]] * .noise_gaussian_cpp(stream, 1L)
         }
         moved <- old - gamma * g
         updated <- if (j <= p) prox(j, moved, gamma, lambda) else moved

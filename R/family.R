@@ -27,6 +27,9 @@ dpglmnet_families <- list(
     public_lambda_max = function(scale_y, has_offset) if (scale_y) 1,
     # (the standardized y is centred by its released mean: the mean model is 0)
     signal_mean = function(scale_y) if (scale_y) list(release = FALSE),
+    # (at b = 0 the derivative is -y~_i, whose root mean square is about 1
+    # for y standardized by its released mean and sd)
+    derivative_scale = function(scale_y) if (scale_y) 1,
     cv_measures = c("mse", "deviance", "mae"),
     deviance_name = "Mean-Squared Error",
     # (residual: the bound of a residual, 2 s_y or y.bound, R/cv-curve.R)
@@ -85,6 +88,8 @@ dpglmnet_families <- list(
     public_lambda_max = function(scale_y, has_offset) if (has_offset) 1 else 0.5,
     # (the mean model: the released proportion of ones)
     signal_mean = function(scale_y) list(release = TRUE, lower = 0, upper = 1),
+    # (at b = 0, |1/2 - y_i| = 1/2 for every record)
+    derivative_scale = function(scale_y) 0.5,
     # At one lambda on standardized columns, passes beyond the third add
     # more noise than they remove error: DP-CD steps 1 / (1/4) on every
     # coordinate, so each update moves its coefficient by 4 times its

@@ -99,19 +99,25 @@ plan_private_path_once <- function(problem) {
   solver_rows <- c(if (release_lambda_max) list(solver$start_release(problem)),
                    solver$releases(problem))
   path_releases <- path_cost(solver_rows, problem$epsilon, problem$delta)
+  # (rows the solver releases beside its path, priced as the path releases
+  # they cost: R/aaa-protocols.R; added after the signal check's, which is
+  # priced on the path alone)
+  priced <- solver$priced_releases(problem, path_releases)
   # The signal check of solver = "auto" (R/signal.R), priced with the path:
   # its rows count as the releases at the path's multiplier they cost, so
   # the other shares of the budget are those they would be without it.
   signal_check <- plans_signal_check(problem, path_releases)
   if (signal_check) {
     signal_rows <- signal_mechanisms(problem, path_releases)
-    path_releases <- path_releases + sum(vapply(signal_rows, function(row) {
-      row$count / row$factor^2
-    }, numeric(1)))
+    path_releases <- path_releases + priced_cost(signal_rows)
     solver_rows <- c(signal_rows, solver_rows)
   }
   # (or the gate, which releases nothing of its own)
   signal_gate <- plans_signal_gate(problem, path_releases)
+  if (length(priced)) {
+    path_releases <- path_releases + priced_cost(priced)
+    solver_rows <- c(solver_rows, priced)
+  }
   mechanisms <- mechanism_table(c(
     weights_mechanisms(problem, path_releases),
     standardization_mechanisms(problem, path_releases),
@@ -144,6 +150,12 @@ plan_private_path_once <- function(problem) {
 # every coefficient was noise (test MSE 14,000 times cv.glmnet's). Public:
 # from the planned mechanisms and the budget. The accounting of the fit is
 # unchanged (one calibration over all its rows); only the split moves.
+# The path releases that rows at a factor of the path's noise multiplier
+# cost: count / factor^2 each (Gaussian DP: mu^2 adds up).
+priced_cost <- function(rows) {
+  sum(vapply(rows, function(row) row$count / row$factor^2, numeric(1)))
+}
+
 path_cost <- function(solver_rows, epsilon, delta) {
   count <- sum(vapply(solver_rows, `[[`, numeric(1), "count"))
   amplified <- vapply(solver_rows, function(row) {
@@ -282,6 +294,9 @@ fit_private_path <- function(plan) {
     # a family's public parameter (Huber's delta), when it has one
     if (!is.null(problem$family_parameter)) list(family_parameter = problem$family_parameter),
     settings_scaled)
+  # (DP-CD's adaptive clip, R/dpcd.R: its released scales and the clips'
+  # last factor)
+  if (isTRUE(settings$adaptive_clip)) settings$adaptive_clip_scale <- fitted$scale
   diagnose_bounds(path, settings, problem, ledger)
   list(beta = path$beta, a0 = path$a0, lambda = path$lambda, privacy = ledger,
        settings = settings, picks = path$picks)

@@ -97,6 +97,14 @@ dpglmnet::CoordinateSettings coordinate_settings(const List& s, bool steps = tru
     if (s.containsElementNamed("gate_z")) c.gate_z = number(s, "gate_z");
     c.gate_feature = numbers(s, "gate_feature");
   }
+  // optional: the adaptive clip (dpcd.h; R/dpcd.R)
+  if (s.containsElementNamed("scale_reference") && !Rf_isNull(s["scale_reference"])) {
+    c.scale_reference = number(s, "scale_reference");
+    c.scale_noise_sd = number(s, "scale_noise_sd");
+    c.scale_kappa = number(s, "scale_kappa");
+    c.scale_beta = number(s, "scale_beta");
+    c.scale_bound = number(s, "scale_bound");
+  }
   return c;
 }
 
@@ -225,6 +233,10 @@ List dpcd_path_cpp(SEXP x, NumericVector y, List settings) {
                                           Named("closed") = solver.gate_closed(),
                                           Named("gradients") = solver.gate_gradients()),
                              "gate");
+            // (the adaptive clip's released scales, when it was set)
+            fitted.push_back(List::create(Named("released") = solver.released_scales(),
+                                          Named("factor") = solver.clip_scale()),
+                             "scale");
             return fitted;
           });
         });

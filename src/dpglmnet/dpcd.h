@@ -81,6 +81,26 @@ struct CoordinateSettings {
   double gate_z = std::numeric_limits<double>::infinity();
   double gate_lambda = 0.0;
   std::vector<double> gate_feature;  // length p when gate_energy > 0
+  // The adaptive clip (R/dpcd.R, dpcd_scale_constants), off at
+  // scale_reference 0. Before passes 1, 2, 4, 8, ... (counted from 0) of
+  // every fit() (each lambda of a path), one Gaussian
+  // release of the mean over records of min(l'(eta_i, y_i)^2, B^2) / B^2
+  // (terms in [0, 1]: replace-one sensitivity 1 / n) with noise sd
+  // scale_noise_sd, where B = scale_bound when finite (the family's bound
+  // on |l'|), else scale_beta s, s the last released scale
+  // (scale_reference before the first release); then
+  // s^2 = B^2 max(released, scale_noise_sd), and every coordinate's clip
+  // and noise sd are its planned ones times min(1, scale_kappa s /
+  // scale_reference): the clipped gradients keep their noise multiplier
+  // (each is still a Gaussian mechanism of the path's mu), so the clips
+  // follow the released scale of the loss's derivative as the fit
+  // shrinks it (adaptive clipping, Andrew et al., NeurIPS 2021). Without
+  // weights only (their terms are w_i l'_i).
+  double scale_reference = 0.0;
+  double scale_noise_sd = 0.0;
+  double scale_kappa = 2.0;
+  double scale_beta = 3.0;
+  double scale_bound = std::numeric_limits<double>::infinity();
 };
 
 template <class Design, class Loss>
@@ -96,10 +116,14 @@ class DPCoordinateDescent {
         settings_(std::move(settings)), passes_(passes),
         selection_(selection), average_(average), rng_(rng),
         sweeper_(x, y, kernels::best_isa(), settings_.threads, weights, loss),
-        coef_(coordinates_, 0.0), eta_(offset ? offset : nullptr, offset ? offset + n_ : nullptr),
+        loss_(loss), weights_(weights), coef_(coordinates_, 0.0), eta_(offset ? offset : nullptr, offset ? offset + n_ : nullptr),
         average_sum_(average ? coordinates_ : 0, 0.0),
         last_counted_(average ? coordinates_ : 0, 0) {
     if (!offset) eta_.assign(n_, 0.0);
+    clip_ = settings_.clip;
+    noise_sd_ = settings_.noise_sd;
+    scales_ = settings_.scale_reference > 0.0 && !weights_;
+    scale_ = settings_.scale_reference;
     build_units();
     order_.resize(units_);
     std::iota(order_.begin(), order_.end(), 0);
@@ -144,6 +168,8 @@ class DPCoordinateDescent {
       last_pass_change_ = 0.0;
       if (selection_ == Selection::permutation) shuffle_order();
       gate_recording_ = gates_ && !gate_done_ && pass == 0;
+      // (before passes 1, 2, 4, 8, ... of each fit(): powers of two)
+      if (scales_ && pass > 0 && (pass & (pass - 1)) == 0) release_scale();
       if (average_) {
         std::fill(average_sum_.begin(), average_sum_.end(), 0.0);
         std::fill(last_counted_.begin(), last_counted_.end(), 0);
@@ -207,11 +233,16 @@ class DPCoordinateDescent {
     return g;
   }
 
+  // The adaptive clip's released scales s, in the order released (empty
+  // when off), and the factor of the clips now.
+  const std::vector<double>& released_scales() const { return released_scales_; }
+  double clip_scale() const { return clip_scale_; }
+
   // The released (clipped, noisy) gradient of coordinate j at the current
   // point: one Gaussian mechanism.
   double private_gradient(int j) {
     double g = clipped_gradient(j);
-    if (settings_.noise_sd[j] > 0.0) g += settings_.noise_sd[j] * rng_.gaussian();
+    if (noise_sd_[j] > 0.0) g += noise_sd_[j] * rng_.gaussian();
     return g;
   }
 
@@ -269,6 +300,35 @@ class DPCoordinateDescent {
     }
   }
 
+  // The adaptive clip's release (settings: scale_reference): the noisy
+  // mean of the clamped squared derivatives, over B^2, then the clips.
+  void release_scale() {
+    apply_pending_change();
+    // (a family whose |l'| has a public bound clamps at it: a bound that
+    // followed s would cut a few large derivatives, such as the
+    // misclassified records of a separable binomial fit, and the next s
+    // with them, down to the floor)
+    const double bound = std::isfinite(settings_.scale_bound)
+                             ? settings_.scale_bound
+                             : settings_.scale_beta * scale_;
+    const double bound2 = bound * bound;
+    double sum = 0.0;
+    for (int i = 0; i < n_; ++i) {
+      const double d = loss_.derivative(eta_[i], y_[i]);
+      sum += std::min(d * d, bound2) / bound2;
+    }
+    const double released = sum / n_ + settings_.scale_noise_sd * rng_.gaussian();
+    // (post-processing: floored at the noise sd, so that the scale never
+    // falls below what the release resolves)
+    scale_ = bound * std::sqrt(std::max(released, settings_.scale_noise_sd));
+    released_scales_.push_back(scale_);
+    clip_scale_ = std::min(1.0, settings_.scale_kappa * scale_ / settings_.scale_reference);
+    for (int j = 0; j < coordinates_; ++j) {
+      clip_[j] = settings_.clip[j] * clip_scale_;
+      noise_sd_[j] = settings_.noise_sd[j] * clip_scale_;
+    }
+  }
+
   // The last pass moved no coefficient by more than stop_tolerance of the
   // largest |coefficient| (the relative change diagnose_path() reads).
   bool converged() const {
@@ -310,7 +370,7 @@ class DPCoordinateDescent {
   // (1/n) sum_i clamp(l'(eta_i, y_i) x_ij, C_j), after the pending update.
   double clipped_gradient(int j) {
     const double sum = sweeper_.update_then_gradient(
-        eta_.data(), pending_coordinate_, pending_change_, j, settings_.clip[j]);
+        eta_.data(), pending_coordinate_, pending_change_, j, clip_[j]);
     pending_coordinate_ = -1;
     return sum / n_;
   }
@@ -340,7 +400,15 @@ class DPCoordinateDescent {
   const bool average_;
   RandomSource& rng_;
   const ColumnSweeper<Design, Loss> sweeper_;
+  const Loss loss_;
+  const double* weights_;  // w_i, or null
   std::vector<double> coef_, eta_;
+  // The clips and noise sds now (the planned ones times clip_scale_), and
+  // the adaptive clip's state (settings: scale_reference).
+  std::vector<double> clip_, noise_sd_;
+  bool scales_ = false;
+  double scale_ = 0.0, clip_scale_ = 1.0;
+  std::vector<double> released_scales_;
   std::vector<int> order_, block_order_;
   std::vector<int> unit_coordinates_, unit_start_;
   int units_ = 0;

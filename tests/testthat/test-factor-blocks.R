@@ -112,7 +112,7 @@ test_that("DP-CD charges one release per block and pass, at unchanged noise per 
                                              y.bound = 15, solver = "dpcd", nlambda = 3,
                                              passes = 4))
   plain_rows <- as.data.frame(plain$privacy)
-  expect_equal(plain_rows$count[grepl("^DP-CD", plain_rows$mechanism)], 3 * 4 * 7)
+  expect_equal(plain_rows$count[grepl("^DP-CD clipped", plain_rows$mechanism)], 3 * 4 * 7)
 })
 
 test_that("epsilon = Inf with blocks reaches glmnet's solution", {

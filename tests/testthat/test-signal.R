@@ -266,7 +266,7 @@ test_that("the binomial cap on passes leaves the check on (p = 20)", {
   rows <- as.data.frame(fit$privacy)
   # its noise at `highest` (0.5) of the path's multiplier: 4 of 63 releases
   expect_equal(rows$noise_multiplier[grepl("^signal check: L2", rows$mechanism)],
-               0.5 * rows$noise_multiplier[grepl("DP-CD", rows$mechanism)])
+               0.5 * rows$noise_multiplier[grepl("DP-CD clipped", rows$mechanism)])
 })
 
 test_that("a short path is gated by its first pass: no release, the noise-level lambda", {

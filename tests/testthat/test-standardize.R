@@ -53,7 +53,7 @@ test_that("the standardization releases are in the ledger and add up by hand", {
   ranges <- grepl("ranges", m$mechanism)
   moments <- grepl("mean of|second moment of", m$mechanism)
   of_y <- grepl("of y", m$mechanism)
-  path <- grepl("DP-CD", m$mechanism)
+  path <- grepl("DP-CD clipped", m$mechanism)
   # one pair of histograms per column of x (6) and for y
   expect_equal(m$count[ranges], c(6, 1))
   expect_equal(unique(m$sensitivity[ranges]),
