@@ -24,7 +24,7 @@
 #' the default (faster on PostgreSQL, where an update writes a new version
 #' of every row; and Spark SQL cannot update a table).
 #' `options(dpglmnet.database.residual = "query")` or `"column"` chooses.
-#' The
+#' DP-CD's adaptive clip (see [dpcd]) is one aggregate per release too. The
 #' private standardization (the range histograms
 #' of every column as one row of bin counts, then the clamped means and
 #' second moments), a private `lambda_max` (the clipped gradients at zero)

@@ -48,6 +48,22 @@
 #' went from 1.56 and 19.8 times `cv.glmnet`'s held-out MSE to 1.28 and
 #' 5.1 (Bikeshare at epsilon 0.5 and 2: 1.87 to 1.73, 1.36 to 1.22).
 #'
+#' The adaptive clip (default clip, no weights, at least two passes per
+#' lambda; a standardized gaussian or a binomial response): the clips are
+#' set for the start, where the loss derivatives (residuals) are at their
+#' largest. Before passes 1, 2, 4, 8, ... of each lambda the fit releases
+#' the mean over records of \eqn{\min(l'(\eta_i, y_i)^2, B^2) / B^2}
+#' (terms in \[0, 1\]: replace-one sensitivity \eqn{1/n}; B is 1 for
+#' binomial, else twice the last released root mean square `s`), with
+#' Gaussian noise at a multiple of `z` that makes those releases cost 4% of
+#' the path (its own ledger row), and multiplies every clip \eqn{C_j} and
+#' noise sd by \eqn{\min(1, 2 s / s_0)} (\eqn{s_0}: 1 for the
+#' standardized response, 1/2 for binomial, the scale at b = 0). Each
+#' gradient release keeps noise \eqn{z \cdot 2 C_j / n} at its clip of the
+#' moment, so it is the same Gaussian mechanism, with a clip chosen from
+#' released values (adaptive composition; adaptive clipping, Andrew et
+#' al. 2021). On a table it is one more aggregate per release.
+#'
 #' @section Hyperparameters:
 #' * `passes`: a pass is one update of every coordinate. Default (`NULL`)
 #'   for a private standardized fit: chosen with `nlambda` from public
