@@ -82,6 +82,7 @@ sql_derivative <- function(source, family, eta, y, parameter = NULL) {
 # term clipped to [-clip, clip] (clip = Inf: unclipped), as kernels.h:
 # v < c ? v : c, then v > -c ? v : -c.
 sql_clip <- function(source, term, clip) {
+  if (is.na(clip)) stop("internal error: a clip that is NaN", call. = FALSE)
   if (!is.finite(clip)) return(term)
   sql_clamp(source, term, -clip, clip)
 }

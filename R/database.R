@@ -656,6 +656,8 @@ dpcd_path_db <- function(x, y, settings) {
   noise_now <- settings$noise_sd
   scales <- !is.null(settings$scale_reference)
   scale <- settings$scale_reference
+  released_scales <- numeric(0)
+  factor <- 1
   for (l in seq_along(lambdas)) {
     lambda <- lambdas[[l]]
     for (pass in seq_len(settings$passes)) {
@@ -666,9 +668,13 @@ dpcd_path_db <- function(x, y, settings) {
         # (as the core: before passes 1, 2, 4, ... of each lambda)
         bound <- if (is.finite(settings$scale_bound)) settings$scale_bound
                  else settings$scale_beta * scale
-        released <- database_scale_sum(x, y, settings, coef, bound, work) / (bound^2 * n) +
+        # (each term min(l'^2, B^2) / B^2 in [0, 1], as the core's)
+        released <- min(1, database_scale_sum(x, y, settings, coef, bound, work) /
+                              (bound^2 * n)) +
           settings$scale_noise_sd * .noise_gaussian_cpp(stream, 1L)
-        scale <- bound * sqrt(max(released, settings$scale_noise_sd))
+        scale <- max(bound * sqrt(max(released, settings$scale_noise_sd)),
+                     settings$scale_floor * settings$scale_reference)
+        released_scales <- c(released_scales, scale)
         factor <- min(1, settings$scale_kappa * scale / settings$scale_reference)
         clip_now <- settings$coordinate_clip * factor
         noise_now <- settings$noise_sd * factor
@@ -708,5 +714,6 @@ dpcd_path_db <- function(x, y, settings) {
     last_change[l] <- change
     if (settings$trace > 0) cat(sprintf("lambda %d/%d done\n", l, length(lambdas)))
   }
-  list(beta = beta, a0 = a0, last_pass_change = last_change)
+  list(beta = beta, a0 = a0, last_pass_change = last_change,
+       scale = list(released = released_scales, factor = factor))
 }

@@ -105,8 +105,18 @@ dpcd_solver <- new_solver("dpcd",
       gate_z = problem$signal_gate$gate_z,
       gate_feature = problem$signal_gate$gate_feature)
     settings <- c(settings, dpcd_scale_settings(problem))
-    if (is_database_source(problem$x)) return(dpcd_path_db(problem$x, problem$y, settings))
-    fitted <- .dpcd_path_cpp(problem$x, problem$y, settings)
+    fitted <- if (is_database_source(problem$x)) dpcd_path_db(problem$x, problem$y, settings)
+              else .dpcd_path_cpp(problem$x, problem$y, settings)
+    # (the adaptive clip's releases, at most as many as its ledger row counts)
+    if (!is.null(settings$scale_reference)) {
+      rows <- problem$ledger$mechanisms
+      if (length(fitted$scale$released) > rows$count[match("scale", rows$key)] ||
+          !(settings$scale_noise_sd > 0)) {
+        stop("internal error: the adaptive clip's releases differ from the ledger's",
+             call. = FALSE)
+      }
+    }
+    if (is_database_source(problem$x)) return(fitted)
     # one release per unit with a step and pass, as the ledger counts them
     if (!identical(as.numeric(fitted$units),
                    as.numeric(dpcd_moving_units(problem, setup$step)))) {
@@ -121,7 +131,8 @@ dpcd_solver <- new_solver("dpcd",
          coordinate_step = setup$step, coordinate_clip = setup$clip,
          clip_factor = setup$clip_factor,
          noise_sd = noise,
-         # (the adaptive clip's plan; its released scales: fit$settings$scale)
+         # (the adaptive clip's plan; its released scales:
+         # fit$settings$adaptive_clip_scale)
          adaptive_clip = plans_dpcd_scale(problem),
          # sd of the noise one update adds to coefficient j: gamma_j sigma_j
          # (features only).
@@ -314,7 +325,10 @@ checked_dpcd_blocks <- function(problem) {
 # diamonds' price > 10000 1.80 -> 1.72; Bikeshare, Wage, txhousing,
 # Default and Letter within 0.02.
 # inst/bench/results/2026-11-27-session17.md has the private version's.
-dpcd_scale_constants <- list(kappa = 2, beta = 2, cost = 0.04)
+# floor: s is at least 0.005 of its start (the clips at least 1/100 of
+# theirs), public; without it a response explained exactly halved s
+# release after release until B^2 underflowed (an independent review).
+dpcd_scale_constants <- list(kappa = 2, beta = 2, cost = 0.04, floor = 0.005)
 
 # Whether the fit makes the adaptive clip's releases (public: the plan).
 # Not with a clip given (yours is kept) or released (clip = "quantile"),
@@ -358,5 +372,5 @@ dpcd_scale_settings <- function(problem) {
   list(scale_reference = family$derivative_scale(isTRUE(problem$standardization$scale_y)),
        scale_noise_sd = release_noise(problem$ledger, "scale"),
        scale_kappa = dpcd_scale_constants$kappa, scale_beta = dpcd_scale_constants$beta,
-       scale_bound = family$derivative_bound)
+       scale_bound = family$derivative_bound, scale_floor = dpcd_scale_constants$floor)
 }

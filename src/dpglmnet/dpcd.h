@@ -99,8 +99,12 @@ struct CoordinateSettings {
   double scale_reference = 0.0;
   double scale_noise_sd = 0.0;
   double scale_kappa = 2.0;
-  double scale_beta = 3.0;
+  double scale_beta = 2.0;
   double scale_bound = std::numeric_limits<double>::infinity();
+  // s is at least scale_floor x scale_reference (public): without it, a
+  // response the fit explains exactly would halve s release after release
+  // until B^2 underflowed
+  double scale_floor = 0.005;
 };
 
 template <class Design, class Loss>
@@ -315,12 +319,14 @@ class DPCoordinateDescent {
     double sum = 0.0;
     for (int i = 0; i < n_; ++i) {
       const double d = loss_.derivative(eta_[i], y_[i]);
-      sum += std::min(d * d, bound2) / bound2;
+      const double term = d * d / bound2;
+      sum += term < 1.0 ? term : 1.0;  // (in [0, 1], a NaN as 1)
     }
     const double released = sum / n_ + settings_.scale_noise_sd * rng_.gaussian();
     // (post-processing: floored at the noise sd, so that the scale never
-    // falls below what the release resolves)
-    scale_ = bound * std::sqrt(std::max(released, settings_.scale_noise_sd));
+    // falls below what the release resolves, and at the public floor)
+    scale_ = std::max(bound * std::sqrt(std::max(released, settings_.scale_noise_sd)),
+                      settings_.scale_floor * settings_.scale_reference);
     released_scales_.push_back(scale_);
     clip_scale_ = std::min(1.0, settings_.scale_kappa * scale_ / settings_.scale_reference);
     for (int j = 0; j < coordinates_; ++j) {

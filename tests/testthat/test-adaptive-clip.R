@@ -120,3 +120,20 @@ test_that("binomial: the scale clamps at the bound 1, and a separable fit keeps 
   expect_gt(b[2, 1], 2)
   expect_lt(max(abs(b[3:5, 1])), 0.5 * b[2, 1])
 })
+
+test_that("a response the fit explains exactly keeps a finite scale, at its floor at most", {
+  # (a review found s halving release after release to an underflow here)
+  set.seed(7)
+  n <- 2000
+  x <- matrix(rnorm(n * 3), n)
+  y <- drop(x %*% c(1, -1, 0.5))
+  set.seed(8)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 1e6, x.bounds = 5, y.bound = 20,
+                                           nlambda = 40, passes = 17))
+  released <- fit$settings$adaptive_clip_scale$released
+  expect_length(released, 40 * 5)
+  expect_true(all(is.finite(released)))
+  expect_gte(min(released), 0.005 * (1 - 1e-12))
+  expect_gte(fit$settings$adaptive_clip_scale$factor, 0.01 * (1 - 1e-12))
+  expect_true(all(is.finite(as.matrix(fit$beta))))
+})
