@@ -666,8 +666,7 @@ dpcd_path_db <- function(x, y, settings) {
       local <- pass - 1L
       if (scales && local > 0L && bitwAnd(local, local - 1L) == 0L) {
         # (as the core: before passes 1, 2, 4, ... of each lambda)
-        bound <- if (is.finite(settings$scale_bound)) settings$scale_bound
-                 else settings$scale_beta * scale
+        bound <- settings$scale_beta * scale
         # (each term min(l'^2, B^2) / B^2 in [0, 1], as the core's)
         released <- min(1, database_scale_sum(x, y, settings, coef, bound, work) /
                               (bound^2 * n)) +

@@ -49,16 +49,16 @@
 #' 5.1 (Bikeshare at epsilon 0.5 and 2: 1.87 to 1.73, 1.36 to 1.22).
 #'
 #' The adaptive clip (default clip, no weights, at least two passes per
-#' lambda; a standardized gaussian or a binomial response): the clips are
-#' set for the start, where the loss derivatives (residuals) are at their
-#' largest. Before passes 1, 2, 4, 8, ... of each lambda the fit releases
-#' the mean over records of \eqn{\min(l'(\eta_i, y_i)^2, B^2) / B^2}
-#' (terms in \[0, 1\]: replace-one sensitivity \eqn{1/n}; B is 1 for
-#' binomial, else twice the last released root mean square `s`), with
-#' Gaussian noise at a multiple of `z` that makes those releases cost 4% of
-#' the path (its own ledger row), and multiplies every clip \eqn{C_j} and
-#' noise sd by \eqn{\min(1, 2 s / s_0)} (\eqn{s_0}: 1 for the
-#' standardized response, 1/2 for binomial, the scale at b = 0). Each
+#' lambda; a standardized gaussian response): the clips are set for the
+#' start, where the residuals are at their largest. Before passes 1, 2, 4,
+#' 8, ... of each lambda the fit releases the mean over records of
+#' \eqn{\min(r_i^2, B^2) / B^2} (\eqn{r_i} the residual on the
+#' standardized scale; terms in \[0, 1\]: replace-one sensitivity
+#' \eqn{1/n}; B twice the last released root mean square `s`, 2 at
+#' first), with Gaussian noise at a multiple of `z` that makes those
+#' releases cost 4% of the path (its own ledger row), and multiplies every
+#' clip \eqn{C_j} and noise sd by \eqn{\min(1, 2 s)}, s floored at 0.005
+#' (public). Each
 #' gradient release keeps noise \eqn{z \cdot 2 C_j / n} at its clip of the
 #' moment, so it is the same Gaussian mechanism, with a clip chosen from
 #' released values (adaptive composition; adaptive clipping, Andrew et

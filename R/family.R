@@ -88,8 +88,13 @@ dpglmnet_families <- list(
     public_lambda_max = function(scale_y, has_offset) if (has_offset) 1 else 0.5,
     # (the mean model: the released proportion of ones)
     signal_mean = function(scale_y) list(release = TRUE, lower = 0, upper = 1),
-    # (at b = 0, |1/2 - y_i| = 1/2 for every record)
-    derivative_scale = function(scale_y) 0.5,
+    # No adaptive clip (R/dpcd.R; derivative_scale NULL). Measured with B
+    # = 1 (|l'| <= 1) and s_0 = 1/2, cv.dpglmnet() over cv.glmnet at the
+    # bench's splits, epsilon 1 / 2: Shuttle 1.08 / 1.10 -> 1.06 / 0.95,
+    # Satellite 1.41 / 1.24 -> 1.36 / 1.22, but Default (3% ones, whose
+    # few misclassified records the smaller clips cut) 1.18 / 1.16 -> 1.21
+    # / 1.20 over 9 fits, and Letter's worst of 9 fits 1.07 -> 1.09-1.10:
+    # no clear gain (inst/bench/results/2026-11-27-session17.md).
     # At one lambda on standardized columns, passes beyond the third add
     # more noise than they remove error: DP-CD steps 1 / (1/4) on every
     # coordinate, so each update moves its coefficient by 4 times its

@@ -103,11 +103,10 @@ dpglmnet::CoordinateSettings coordinate_settings(const List& s, bool steps = tru
     c.scale_noise_sd = number(s, "scale_noise_sd");
     c.scale_kappa = number(s, "scale_kappa");
     c.scale_beta = number(s, "scale_beta");
-    c.scale_bound = number(s, "scale_bound");
     c.scale_floor = number(s, "scale_floor");
     if (!(c.scale_reference > 0.0) || !(c.scale_noise_sd > 0.0) ||
         !std::isfinite(c.scale_noise_sd) || !(c.scale_kappa > 0.0) ||
-        !(c.scale_beta > 0.0) || !(c.scale_bound > 0.0) || !(c.scale_floor > 0.0))
+        !(c.scale_beta > 0.0) || !(c.scale_floor > 0.0))
       stop("internal error: the adaptive clip's settings");
   }
   return c;

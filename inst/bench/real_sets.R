@@ -8,6 +8,12 @@
 #   Rscript inst/bench/real_sets.R --quick    # 2 splits, epsilon 1
 #   Rscript inst/bench/real_sets.R --only Default,Caravan
 #   Rscript inst/bench/real_sets.R --seeds 3  # 3 noise draws per split (9 fits a row)
+#   Rscript inst/bench/real_sets.R --extra    # and the sets of `extra_loaders`
+#
+# `--extra` adds larger sets from dplyr and ggplot2 (storms, diamonds and
+# its price > 10000, txhousing: n = 7000-54000, high R^2, factor-heavy or
+# nearly separable) that later sessions measured as data the defaults were
+# not tuned on; they take about as long again as the default sets.
 #
 # Each set is given as a statistician would: a data frame of predictors
 # (factors kept as factors: dpglmnet expands them as model.matrix() does,
@@ -175,7 +181,43 @@ loaders <- list(
          y = as.numeric(d$Class %in% c("hid", "hId")), family = "binomial")
   }
 )
-if (!is.null(only)) loaders <- loaders[intersect(only, names(loaders))]
+extra_loaders <- list(
+  storms = function() {
+    if (!have("dplyr")) return(NULL)
+    d <- as.data.frame(dplyr::storms)
+    keep <- c("pressure", "lat", "long", "month", "status", "year")
+    d <- d[stats::complete.cases(d[c("wind", keep)]), ]
+    d$status <- factor(d$status)
+    list(x = d[keep], y = as.numeric(d$wind), family = "gaussian")
+  },
+  diamonds = function() {
+    if (!have("ggplot2")) return(NULL)
+    d <- diamonds_frame()
+    list(x = d$x, y = log(d$price), family = "gaussian")
+  },
+  diamondsHi = function() {
+    if (!have("ggplot2")) return(NULL)
+    d <- diamonds_frame()
+    list(x = d$x, y = as.numeric(d$price > 10000), family = "binomial")
+  },
+  txhousing = function() {
+    if (!have("ggplot2")) return(NULL)
+    d <- as.data.frame(ggplot2::txhousing)
+    d <- d[stats::complete.cases(d), ]
+    d$city <- factor(d$city)
+    list(x = d[c("city", "year", "month", "listings", "inventory")], y = log(d$sales),
+         family = "gaussian")
+  }
+)
+diamonds_frame <- function() {
+  d <- as.data.frame(ggplot2::diamonds)
+  for (v in c("cut", "color", "clarity")) d[[v]] <- factor(d[[v]], ordered = FALSE)
+  list(x = d[c("carat", "cut", "color", "clarity", "depth", "table", "x", "y", "z")],
+       price = d$price)
+}
+all_loaders <- c(loaders, extra_loaders)
+if ("--extra" %in% args) loaders <- all_loaders
+if (!is.null(only)) loaders <- all_loaders[intersect(only, names(all_loaders))]
 
 test_error <- function(family, link, y) {
   if (family == "gaussian") mean((y - link)^2) else mean((link > 0) != (y > 0.5))

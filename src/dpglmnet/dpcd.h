@@ -86,8 +86,7 @@ struct CoordinateSettings {
   // every fit() (each lambda of a path), one Gaussian
   // release of the mean over records of min(l'(eta_i, y_i)^2, B^2) / B^2
   // (terms in [0, 1]: replace-one sensitivity 1 / n) with noise sd
-  // scale_noise_sd, where B = scale_bound when finite (the family's bound
-  // on |l'|), else scale_beta s, s the last released scale
+  // scale_noise_sd, where B = scale_beta s, s the last released scale
   // (scale_reference before the first release); then
   // s^2 = B^2 max(released, scale_noise_sd), and every coordinate's clip
   // and noise sd are its planned ones times min(1, scale_kappa s /
@@ -95,12 +94,15 @@ struct CoordinateSettings {
   // (each is still a Gaussian mechanism of the path's mu), so the clips
   // follow the released scale of the loss's derivative as the fit
   // shrinks it (adaptive clipping, Andrew et al., NeurIPS 2021). Without
-  // weights only (their terms are w_i l'_i).
+  // weights only (their terms are w_i l'_i). (B follows s: for a loss whose
+  // derivatives are mostly near 0 with a few near their bound, the
+  // misclassified records of a separable binomial fit, it would cut those
+  // and the next s with them down to the floor; such a family would clamp
+  // at its public bound instead. R/dpcd.R enables it for the squared loss.)
   double scale_reference = 0.0;
   double scale_noise_sd = 0.0;
   double scale_kappa = 2.0;
   double scale_beta = 2.0;
-  double scale_bound = std::numeric_limits<double>::infinity();
   // s is at least scale_floor x scale_reference (public): without it, a
   // response the fit explains exactly would halve s release after release
   // until B^2 underflowed
@@ -308,13 +310,7 @@ class DPCoordinateDescent {
   // mean of the clamped squared derivatives, over B^2, then the clips.
   void release_scale() {
     apply_pending_change();
-    // (a family whose |l'| has a public bound clamps at it: a bound that
-    // followed s would cut a few large derivatives, such as the
-    // misclassified records of a separable binomial fit, and the next s
-    // with them, down to the floor)
-    const double bound = std::isfinite(settings_.scale_bound)
-                             ? settings_.scale_bound
-                             : settings_.scale_beta * scale_;
+    const double bound = settings_.scale_beta * scale_;
     const double bound2 = bound * bound;
     double sum = 0.0;
     for (int i = 0; i < n_; ++i) {
