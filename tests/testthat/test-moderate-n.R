@@ -204,10 +204,9 @@ test_that("binomial at moderate n: DP-CD on bound-scaled columns, one lambda, no
   k <- ns$moderate_n_constants
   expect_equal(fit$settings$clip, k$bound_clip * sqrt(p + 1))
   expect_length(fit$lambda, 1L)
-  # only the path's releases (and its adaptive clip's, R/dpcd.R): the whole
-  # budget, nothing for the scales
+  # only the path's releases: the whole budget, nothing for the scales
   rows <- fit$privacy$mechanisms
-  expect_setequal(unique(rows$key), c("path", "scale"))
+  expect_identical(unique(rows$key), "path")
   expect_lte(fit$privacy$epsilon, 1)
   expect_gt(fit$privacy$epsilon, 1 - 1e-6)
   # the map back: predict() is the linear predictor of coef()
