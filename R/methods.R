@@ -563,10 +563,19 @@ clip_text <- function(settings) {
   if (!identical(settings$clip, "quantile")) {
     # (DP-CD's default clip raised where the budget leaves its noise small, R/dpcd.R)
     factor <- settings$clip_factor
-    if (!is.null(factor) && factor > 1) {
-      return(sprintf("%s x %.3g (raised with the budget)", format(settings$clip), factor))
+    text <- if (!is.null(factor) && factor > 1) {
+      sprintf("%s x %.3g (raised with the budget)", format(settings$clip), factor)
+    } else format(settings$clip)
+    # (DP-CD's adaptive clip, R/dpcd.R: the clips' factor at the end)
+    adaptive <- settings$adaptive_clip_scale
+    if (!is.null(adaptive)) {
+      text <- sprintf(paste("%s; adaptive: the clips and noise end at %.3g of it",
+                            "(released residual scale %.3g)"),
+                      text, adaptive$factor,
+                      if (length(adaptive$released)) adaptive$released[length(adaptive$released)]
+                      else NA_real_)
     }
-    return(format(settings$clip))
+    return(text)
   }
   if (is.null(settings$scale_levels) || !"clip" %in% names(settings$scale_levels)) {
     return("none (epsilon = Inf: nothing is clipped)")

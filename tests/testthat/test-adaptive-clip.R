@@ -44,6 +44,10 @@ test_that("the adaptive clip's releases are a ledger row of their own, priced as
   # clips end at about 0.4 of the planned ones
   expect_lt(reported$factor, 0.7)
   expect_gt(reported$factor, 0.2)
+  # summary() says so, with the released scale
+  expect_output(print(summary(fit)),
+                sprintf("adaptive: the clips and noise end at %.3g", reported$factor),
+                fixed = TRUE)
 })
 
 test_that("the adaptive clip lowers the error of a high-R^2 fit at the same budget", {
