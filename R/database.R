@@ -501,16 +501,11 @@ exact_smoothness <- function(x, settings) {
 database_gradient_sums <- function(x, y, settings, coef, js, work = NULL,
                                    clip = settings$coordinate_clip) {
   p <- ncol(x)
-  intercept <- isTRUE(settings$intercept)
-  source <- if (is.null(work)) x else work
+  query <- database_derivative_query(x, y, settings, coef, work)
+  source <- query$source
+  inner <- query$inner
+  derivative <- query$derivative
   transform <- if (is.null(work)) settings$transform
-  inner <- if (is.null(work)) {
-    list(eta = sql_linear_predictor(x, coef, p, intercept, transform), y = y$expr)
-  } else {
-    list(eta = sql_name(work, "eta"), y = sql_name(work, "y"))
-  }
-  derivative <- sql_derivative(x, settings$family, sql_name(x, "eta"), sql_name(x, "y"),
-                               settings$family_parameter)
   for (j in js[js <= p]) inner[[paste0("x", j)]] <- sql_column(source, j, transform)
   sums <- lapply(js, function(j) {
     term <- if (j > p) derivative else sprintf("%s * %s", derivative,
@@ -525,20 +520,28 @@ database_gradient_sums <- function(x, y, settings, coef, js, work = NULL,
 # coefficients: the adaptive clip's release of DP-CD (R/dpcd.R), one
 # aggregate.
 database_scale_sum <- function(x, y, settings, coef, bound, work = NULL) {
-  p <- ncol(x)
-  source <- if (is.null(work)) x else work
+  query <- database_derivative_query(x, y, settings, coef, work)
+  derivative <- query$derivative
+  # (a square is >= 0: the clamp to [-B^2, B^2] is min(., B^2))
+  sums <- list(s = sprintf("SUM(%s)", sql_clip(x, sprintf("(%s) * (%s)", derivative, derivative),
+                                                 bound^2)))
+  as.numeric(unlist(database_query(query$source,
+                                   sql_aggregate(query$source, sums, query$inner))))
+}
+
+# What a per-record derivative query reads: its source (the table, or the
+# work table of the "column" mode), the inner query's eta and y (eta from
+# `coef`, or the work table's column), and l'(eta, y) in SQL over them.
+database_derivative_query <- function(x, y, settings, coef, work = NULL) {
   inner <- if (is.null(work)) {
-    list(eta = sql_linear_predictor(x, coef, p, isTRUE(settings$intercept),
+    list(eta = sql_linear_predictor(x, coef, ncol(x), isTRUE(settings$intercept),
                                     settings$transform), y = y$expr)
   } else {
     list(eta = sql_name(work, "eta"), y = sql_name(work, "y"))
   }
-  derivative <- sql_derivative(x, settings$family, sql_name(x, "eta"), sql_name(x, "y"),
-                               settings$family_parameter)
-  # (a square is >= 0: the clamp to [-B^2, B^2] is min(., B^2))
-  sums <- list(s = sprintf("SUM(%s)", sql_clip(x, sprintf("(%s) * (%s)", derivative, derivative),
-                                                 bound^2)))
-  as.numeric(unlist(database_query(source, sql_aggregate(source, sums, inner))))
+  list(source = if (is.null(work)) x else work, inner = inner,
+       derivative = sql_derivative(x, settings$family, sql_name(x, "eta"),
+                                   sql_name(x, "y"), settings$family_parameter))
 }
 
 # How DP-CD keeps the linear predictor: "query" recomputes it from the
