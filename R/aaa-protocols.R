@@ -171,6 +171,14 @@ lambda_path_unconverged <- function(problem, settings, lambda, relative) {
 #                             start of a DP-CD fit (b = 0), public, or NULL:
 #                             the reference of DP-CD's adaptive clip
 #                             (R/dpcd.R; NULL: none);
+#   split_intercept           list(lower, upper, link) for a loss with
+#                             l'(eta, y) = l'(eta, 0) - y, y in [lower,
+#                             upper] = [0, 1] and l'(., 0) increasing with
+#                             values in it (a canonical link whose mean is
+#                             bounded; link its inverse): DP-CD releases the
+#                             mean of y once and its intercept's gradient as
+#                             the mean of l'(eta_i, 0) minus it (R/dpcd.R);
+#                             NULL: none;
 #   cv_measures, deviance_name, default_loss_bound(type.measure, residual)
 #                             cv.dpglmnet()'s measures (R/cv-curve.R);
 #   sql_derivative(source, eta, y), sql_invalid_response(y)  the loss's
@@ -191,7 +199,7 @@ new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = I
                        standardize_response = bounded_response,
                        public_lambda_max = function(scale_y, has_offset) NULL,
                        signal_mean = function(scale_y) NULL, single_lambda_passes = Inf,
-                       derivative_scale = function(scale_y) NULL,
+                       derivative_scale = function(scale_y) NULL, split_intercept = NULL,
                        offset_in_response = FALSE, classes = FALSE,
                        sql_invalid_response = function(y) NULL,
                        parameter = NULL, parameter_name = NULL,
@@ -200,7 +208,7 @@ new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = I
                    derivative_bound = derivative_bound,
                    standardize_response = standardize_response,
                    public_lambda_max = public_lambda_max, signal_mean = signal_mean,
-                   derivative_scale = derivative_scale,
+                   derivative_scale = derivative_scale, split_intercept = split_intercept,
                    single_lambda_passes = single_lambda_passes,
                    offset_in_response = offset_in_response, classes = classes,
                    sql_invalid_response = sql_invalid_response, parameter = parameter,

@@ -529,6 +529,65 @@ database_scale_sum <- function(x, y, settings, coef, bound, work = NULL) {
                                    sql_aggregate(query$source, sums, query$inner))))
 }
 
+# The split intercept's released gradient on a table, as the core's
+# private_intercept_gradient() (src/dpglmnet/dpcd.h): the mean of l'(eta_i,
+# 0) (the family's linkinv: a canonical link) from one aggregate, minus the
+# released mean of y, plus the path's noise on the range w of l'(., 0) over
+# the public box, each term clamped to its ends (exact, one draw discarded,
+# while every feature is at 0), or the clipped step where 2 C_0 <= w.
+database_split_intercept_gradient <- function(x, y, settings, coef, box, work, stream,
+                                              clip, noise) {
+  p <- ncol(x)
+  linkinv <- dpglmnet_family(settings$family, parameter = settings$family_parameter)$linkinv
+  b0 <- coef[[p + 1L]]
+  b <- coef[seq_len(p)]
+  moved <- b != 0
+  if (!any(moved)) {
+    # (one draw discarded, as the core)
+    .noise_gaussian_cpp(stream, 1L)
+    return(linkinv(b0) - settings$intercept_response_mean)
+  }
+  ends <- cbind(b[moved] * box$lower[moved], b[moved] * box$upper[moved])
+  low <- sum(pmin(ends[, 1], ends[, 2]))
+  high <- sum(pmax(ends[, 1], ends[, 2]))
+  margin <- 1e-9 * (1 + abs(b0) + abs(low) + abs(high))
+  lower <- linkinv(b0 + low - margin)
+  upper <- linkinv(b0 + high + margin)
+  if (is.na(lower) || !(lower >= 0)) lower <- 0
+  if (is.na(upper) || !(upper <= 1)) upper <- 1
+  if (!(upper >= lower)) {
+    lower <- 0
+    upper <- 1
+  }
+  width <- upper - lower
+  # (the clipped step where its sensitivity 2 C_0 / n is the smaller)
+  if (!(width < 2 * clip[[p + 1L]])) {
+    g <- database_gradient_sums(x, y, settings, coef, p + 1L, work, clip) / x$n
+    return(g + noise[[p + 1L]] * .noise_gaussian_cpp(stream, 1L))
+  }
+  query <- database_derivative_query(x, y, settings, coef, work)
+  # (each term clamped to [lower, upper]: the sensitivity w / n by construction)
+  term <- sql_clamp(x, sql_derivative(x, settings$family, sql_name(x, "eta"), sql_number(x, 0),
+                                      settings$family_parameter), lower, upper)
+  sum0 <- as.numeric(unlist(database_query(query$source, sql_aggregate(
+    query$source, list(s = sprintf("SUM(%s)", term)), query$inner))))
+  sum0 / x$n - settings$intercept_response_mean +
+    settings$intercept_multiplier * width / x$n * .noise_gaussian_cpp(stream, 1L)
+}
+
+# Each column's public box as the core reads it (src/dpglmnet/dpcd.h's
+# start_split_intercept()): the clamp, centred and scaled, widened to 0.
+split_intercept_box <- function(transform, p) {
+  pick <- function(v, default) if (is.null(v)) rep(default, p) else as.numeric(v)
+  lower <- pick(transform$lower, -Inf)
+  upper <- pick(transform$upper, Inf)
+  center <- pick(transform$center, 0)
+  scale <- pick(transform$scale, 1)
+  a <- (lower - center) * scale
+  b <- (upper - center) * scale
+  list(lower = pmin(pmin(a, b), 0), upper = pmax(pmax(a, b), 0))
+}
+
 # What a per-record derivative query reads: its source (the table, or the
 # work table of the "column" mode), the inner query's eta and y (eta from
 # `coef`, or the work table's column), and l'(eta, y) in SQL over them.
@@ -641,6 +700,14 @@ dpcd_path_db <- function(x, y, settings) {
   stream <- .noise_stream_cpp(settings)
   lambdas <- settings$lambda
   coef <- numeric(coordinates)
+  # the split intercept (src/dpglmnet/dpcd.h, R/dpcd.R): b0 starts at the
+  # link of the released mean
+  split <- intercept && isTRUE(settings$intercept_split)
+  if (split) {
+    coef[p + 1L] <- settings$intercept_start
+    if (!is.null(work)) database_update_eta(work, p, p + 1L, settings$intercept_start)
+    box <- split_intercept_box(settings$transform, p)
+  }
   order <- seq_len(coordinates) - 1L
   beta <- matrix(0, p, length(lambdas))
   a0 <- numeric(length(lambdas))
@@ -695,9 +762,14 @@ dpcd_path_db <- function(x, y, settings) {
         gamma <- settings$coordinate_step[[j]]
         if (!(gamma > 0)) next
         old <- coef[j]
-        g <- database_gradient_sums(x, y, settings, coef, j, work, clip_now) / n
-        if (noise_now[[j]] > 0) {
-          g <- g + noise_now[[j]] * .noise_gaussian_cpp(stream, 1L)
+        if (split && j == p + 1L) {
+          g <- database_split_intercept_gradient(x, y, settings, coef, box, work, stream,
+                                                 clip_now, noise_now)
+        } else {
+          g <- database_gradient_sums(x, y, settings, coef, j, work, clip_now) / n
+          if (noise_now[[j]] > 0) {
+            g <- g + noise_now[[j]] * .noise_gaussian_cpp(stream, 1L)
+          }
         }
         moved <- old - gamma * g
         updated <- if (j <= p) prox(j, moved, gamma, lambda) else moved

@@ -88,6 +88,9 @@ dpglmnet_families <- list(
     public_lambda_max = function(scale_y, has_offset) if (has_offset) 1 else 0.5,
     # (the mean model: the released proportion of ones)
     signal_mean = function(scale_y) list(release = TRUE, lower = 0, upper = 1),
+    # l'(eta, y) = sigmoid(eta) - y: DP-CD's intercept splits (R/dpcd.R);
+    # its start under the signal gate is the logit of the released proportion
+    split_intercept = list(lower = 0, upper = 1, link = stats::qlogis),
     # No adaptive clip (R/dpcd.R; derivative_scale NULL). Measured with B
     # = 1 (|l'| <= 1) and s_0 = 1/2, cv.dpglmnet() over cv.glmnet at the
     # bench's splits, epsilon 1 / 2: Shuttle 1.08 / 1.10 -> 1.06 / 0.95,

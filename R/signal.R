@@ -134,7 +134,10 @@ signal_eligible <- function(problem) {
 # N(0, sigma_j^2) for each feature, in the pass's random order (a feature
 # before the intercept's step carries, for binomial, (1/2 - mean y) times
 # its centring error: E then reads high, and the gate stays open, as
-# without it; taking the intercept's step first was measured and not kept:
+# without it; since DP-CD's split intercept (R/dpcd.R) a gated binomial fit
+# starts at the released proportion's logit instead, where that term is
+# the proportion's noise times the centring error; taking the intercept's
+# step first was measured and not kept:
 # BreastCancer at epsilon 2, 21 fits, 0.043 -> 0.050 misclassification;
 # Weekly at epsilon 1 1.067 -> 1.117 of the majority's); E = sum_j g~_j^2
 # over the active ones has mean sum_j g_j^2 + T^2 (T the check's threshold,

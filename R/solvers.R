@@ -297,6 +297,11 @@ fit_private_path <- function(plan) {
   # (DP-CD's adaptive clip, R/dpcd.R: its released scales and the clips'
   # last factor)
   if (isTRUE(settings$adaptive_clip)) settings$adaptive_clip_scale <- fitted$scale
+  # (DP-CD's split intercept, R/dpcd.R: the released mean of y)
+  if (isTRUE(settings$split_intercept)) {
+    settings$intercept_response_mean <- fitted$intercept_response_mean
+    settings$intercept_start <- fitted$intercept_start
+  }
   diagnose_bounds(path, settings, problem, ledger)
   list(beta = path$beta, a0 = path$a0, lambda = path$lambda, privacy = ledger,
        settings = settings, picks = path$picks)

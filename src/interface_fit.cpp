@@ -109,6 +109,17 @@ dpglmnet::CoordinateSettings coordinate_settings(const List& s, bool steps = tru
         !(c.scale_beta > 0.0) || !(c.scale_floor > 0.0))
       stop("internal error: the adaptive clip's settings");
   }
+  // optional: the split intercept (dpcd.h; R/dpcd.R)
+  if (s.containsElementNamed("intercept_split") && !Rf_isNull(s["intercept_split"])) {
+    c.intercept_split = flag(s, "intercept_split");
+    c.intercept_start = number(s, "intercept_start");
+    c.intercept_response_mean = number(s, "intercept_response_mean");
+    c.intercept_multiplier = number(s, "intercept_multiplier");
+    if (c.intercept_split &&
+        (!std::isfinite(c.intercept_start) || !std::isfinite(c.intercept_response_mean) ||
+         !(c.intercept_multiplier > 0.0) || !std::isfinite(c.intercept_multiplier)))
+      stop("internal error: the split intercept's settings");
+  }
   return c;
 }
 

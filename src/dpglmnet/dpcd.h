@@ -107,6 +107,32 @@ struct CoordinateSettings {
   // response the fit explains exactly would halve s release after release
   // until B^2 underflowed
   double scale_floor = 0.005;
+  // The split intercept (R/dpcd.R, dpcd_intercept_constants), off unless
+  // intercept_split. For a loss with l'(eta, y) = l'(eta, 0) - y, y in
+  // [0, 1] and l'(., 0) increasing with values in [0, 1] (the binomial
+  // loss: l'(eta, 0) = sigmoid(eta)), the intercept's gradient
+  // (1/n) sum_i l'(eta_i, y_i) is released as
+  //   (1/n) sum_i l'(eta_i, 0) - intercept_response_mean + N(0, s_t^2),
+  // intercept_response_mean the mean of y released once before the fit (its
+  // own Gaussian mechanism, sensitivity 1 / n, made by the caller), and
+  // s_t = intercept_multiplier w_t / n: replacing record i by i' moves the
+  // first mean by |l'(eta_i, 0) - l'(eta_i', 0)| / n <= w_t / n, w_t the
+  // range of l'(., 0) over the linear predictors a record in the public box
+  // of the transformed columns (ColumnTransform's clamp) can have at the
+  // current, released coefficients (adaptive composition). So each step is
+  // the path's Gaussian mechanism (multiplier intercept_multiplier) with a
+  // sensitivity of w_t / n <= 1 / n where w_t < 2 C_0 (else the step is the
+  // clipped one, sensitivity 2 C_0 / n), and 0 while every feature is at 0
+  // (then eta_i = b0 for every record and the mean is l'(b0, 0), no data
+  // read; one noise draw discarded): a fit whose features stay at 0 ends
+  // at the released mean's intercept. Each term l'(eta_i, 0) is clamped to
+  // the range's ends, so w_t bounds the sensitivity by construction. The fit
+  // starts at b0 = intercept_start (the link of the released mean, by the
+  // caller: post-processing). Without weights or an offset.
+  bool intercept_split = false;
+  double intercept_start = 0.0;
+  double intercept_response_mean = 0.0;
+  double intercept_multiplier = 0.0;
 };
 
 template <class Design, class Loss>
@@ -126,6 +152,13 @@ class DPCoordinateDescent {
         average_sum_(average ? coordinates_ : 0, 0.0),
         last_counted_(average ? coordinates_ : 0, 0) {
     if (!offset) eta_.assign(n_, 0.0);
+    // (only for a loss whose l'(., 0) maps into [0, 1], checked at its
+    // ends: the cap w <= 1 below rests on it; elsewhere the clipped steps,
+    // which the ledger accounts as well)
+    splits_intercept_ = settings_.intercept_split && coordinates_ > p_ && !offset && !weights &&
+                        loss_.derivative(-std::numeric_limits<double>::infinity(), 0.0) >= 0.0 &&
+                        loss_.derivative(std::numeric_limits<double>::infinity(), 0.0) <= 1.0;
+    if (splits_intercept_) start_split_intercept();
     clip_ = settings_.clip;
     noise_sd_ = settings_.noise_sd;
     scales_ = settings_.scale_reference > 0.0 && !weights_;
@@ -306,6 +339,86 @@ class DPCoordinateDescent {
     }
   }
 
+  // The split intercept (settings: intercept_split): b0 at its start, and
+  // each column's box [lo_j, hi_j] as the design reads it (its clamp,
+  // centred and scaled, with 0).
+  void start_split_intercept() {
+    coef_[p_] = settings_.intercept_start;
+    std::fill(eta_.begin(), eta_.end(), coef_[p_]);
+    box_lower_.assign(p_, 0.0);
+    box_upper_.assign(p_, 0.0);
+    const ColumnTransform& transform = x_.transform();
+    for (int j = 0; j < p_; ++j) {
+      const ColumnTransform::Column map = transform.column(j);
+      const double a = (map.lower - map.center) * map.scale;
+      const double b = (map.upper - map.center) * map.scale;
+      // (widened to 0: a sparse column's zeros are not clamped)
+      box_lower_[j] = std::min(std::min(a, b), 0.0);
+      box_upper_[j] = std::max(std::max(a, b), 0.0);
+    }
+  }
+
+  bool any_feature_moved() const {
+    for (int j = 0; j < p_; ++j) {
+      if (coef_[j] != 0.0) return true;
+    }
+    return false;
+  }
+
+  // [L, H]: l'(., 0) at the ends of b0 + x'b for x in the box, widened by
+  // a relative 1e-9 (the rounding of eta); each record's term is clamped to
+  // it, so w = H - L bounds the release's sensitivity times n by
+  // construction (an independent review: eta's rounding drift).
+  struct DerivativeRange {
+    double lower, upper;
+  };
+  DerivativeRange intercept_derivative_range() const {
+    double low = 0.0, high = 0.0;
+    for (int j = 0; j < p_; ++j) {
+      const double b = coef_[j];
+      if (b == 0.0) continue;
+      const double a = b * box_lower_[j], c = b * box_upper_[j];
+      low += std::min(a, c);
+      high += std::max(a, c);
+    }
+    const double b0 = coef_[p_];
+    const double margin = 1e-9 * (1.0 + std::fabs(b0) + std::fabs(low) + std::fabs(high));
+    DerivativeRange r{loss_.derivative(b0 + low - margin, 0.0),
+                      loss_.derivative(b0 + high + margin, 0.0)};
+    // (a NaN, from an infinite box at a saturated end: the whole [0, 1])
+    if (!(r.lower >= 0.0)) r.lower = 0.0;
+    if (!(r.upper <= 1.0)) r.upper = 1.0;
+    if (!(r.upper >= r.lower)) r = {0.0, 1.0};
+    return r;
+  }
+
+  // The intercept's released gradient with the split (settings).
+  double private_intercept_gradient() {
+    apply_pending_change();
+    if (!any_feature_moved()) {
+      // (every eta_i is b0: l'(b0, 0) is public given b0; one draw
+      // discarded, so that the noise stream does not depend on which
+      // branch ran: the database path keeps step with it)
+      rng_.gaussian();
+      return loss_.derivative(coef_[p_], 0.0) - settings_.intercept_response_mean;
+    }
+    const DerivativeRange range = intercept_derivative_range();
+    const double width = range.upper - range.lower;
+    // (the clipped step where its sensitivity 2 C_0 / n is the smaller: a
+    // choice from public values, each a Gaussian mechanism at the path's
+    // multiplier)
+    if (!(width < 2.0 * clip_[p_])) return private_gradient(p_);
+    double sum = 0.0;
+    for (int i = 0; i < n_; ++i) {
+      double d = loss_.derivative(eta_[i], 0.0);
+      d = d < range.upper ? d : range.upper;
+      d = d > range.lower ? d : range.lower;
+      sum += d;
+    }
+    const double sd = settings_.intercept_multiplier * width / n_;
+    return sum / n_ - settings_.intercept_response_mean + sd * rng_.gaussian();
+  }
+
   // The adaptive clip's release (settings: scale_reference): the noisy
   // mean of the clamped squared derivatives, over B^2, then the clips.
   void release_scale() {
@@ -351,7 +464,8 @@ class DPCoordinateDescent {
     // = Inf: no release, R/dpcd.R)
     if (!(gamma > 0.0)) return;
     const double old = coef_[j];
-    const double gradient = private_gradient(j);
+    const double gradient = j == p_ && splits_intercept_ ? private_intercept_gradient()
+                                                          : private_gradient(j);
     const double moved = old - gamma * gradient;
     if (gate_recording_ && j < p_) {
       gate_moved_[j] = moved;
@@ -410,6 +524,9 @@ class DPCoordinateDescent {
   std::vector<double> clip_, noise_sd_;
   bool scales_ = false;
   double scale_ = 0.0, clip_scale_ = 1.0;
+  // The split intercept (settings): on, and the columns' public boxes.
+  bool splits_intercept_ = false;
+  std::vector<double> box_lower_, box_upper_;
   std::vector<double> released_scales_;
   std::vector<int> order_, block_order_;
   std::vector<int> unit_coordinates_, unit_start_;
