@@ -231,8 +231,15 @@ print.summary.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), 
     # (z: the calibrated noise level; a row's multiplier is a factor of it,
     # the path's lower where held coordinates left it their budget)
     cat(sprintf(paste0("Smoothness constants: %s; noise level z = %.4g\n",
-                       "  (each release's noise multiplier: the ledger below)\n\n"),
+                       "  (each release's noise multiplier: the ledger below)\n"),
                 s$smoothness, s$noise_multiplier))
+    # (DP-CD's split intercept, R/dpcd.R: the released proportion)
+    if (isTRUE(s$split_intercept) && !is.null(s$intercept_response_mean)) {
+      cat(sprintf(paste0("Intercept: split; released proportion of ones %.4g%s\n"),
+                  s$intercept_response_mean,
+                  if (isTRUE(s$intercept_start != 0)) " (the fit started at its logit)" else ""))
+    }
+    cat("\n")
   }
   print(x$privacy)
   if (!is.null(x$columns)) {

@@ -38,6 +38,10 @@ test_that("the split intercept's release is a ledger row of its own, priced as p
   released <- fit$settings$intercept_response_mean
   expect_length(released, 1L)
   expect_lt(abs(released - mean(d$y)), 5 * rows$noise_multiplier[split] / 3000)
+  # summary() says so
+  expect_output(print(summary(fit)),
+                sprintf("Intercept: split; released proportion of ones %.4g", released),
+                fixed = TRUE)
 })
 
 test_that("with features held at 0 every intercept step is exact given the released proportion", {
