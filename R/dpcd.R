@@ -479,15 +479,15 @@ dpcd_intercept_settings <- function(problem) {
   y <- if (is_database_source(problem$x)) {
     database_clamped_mean(problem$y, split$lower, split$upper)
   } else problem$y
-  released <- .private_mean_cpp(y, list(
-    lower = split$lower, upper = split$upper, noise = "gaussian",
-    scale = release_noise(problem$ledger, "intercept_mean"), seed = draw_seed(),
-    secure = problem$rng == "secure"))$released
+  scale <- release_noise(problem$ledger, "intercept_mean")
   rows <- problem$ledger$mechanisms
   multiplier <- rows$noise_multiplier[match("path", rows$key)]
-  if (!(release_noise(problem$ledger, "intercept_mean") > 0) || !(multiplier > 0)) {
+  if (!(scale > 0) || !(multiplier > 0)) {
     stop("internal error: the split intercept's releases are not in the ledger", call. = FALSE)
   }
+  released <- .private_mean_cpp(y, list(
+    lower = split$lower, upper = split$upper, noise = "gaussian", scale = scale,
+    seed = draw_seed(), secure = problem$rng == "secure"))$released
   # The mean the steps use: the released one clamped into [lower + m, upper
   # - m], m = (upper - lower) / n (post-processing, as the intercept-only
   # fit's margin, R/intercept.R): a value at or beyond [0, 1] would leave

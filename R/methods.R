@@ -235,7 +235,7 @@ print.summary.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), 
                 s$smoothness, s$noise_multiplier))
     # (DP-CD's split intercept, R/dpcd.R: the released proportion)
     if (isTRUE(s$split_intercept) && !is.null(s$intercept_response_mean)) {
-      cat(sprintf(paste0("Intercept: split; released proportion of ones %.4g%s\n"),
+      cat(sprintf("Intercept: split; released proportion of ones %.4g%s\n",
                   s$intercept_response_mean,
                   if (isTRUE(s$intercept_start != 0)) " (the fit started at its logit)" else ""))
     }
