@@ -161,6 +161,10 @@ lambda_path_unconverged <- function(problem, settings, lambda, relative) {
 #   single_lambda_passes      the most passes of a private, standardized fit
 #                             at the schedule's single lambda (Inf: the
 #                             schedule's; R/solvers.R schedule_problem());
+#   path_passes               the most passes per lambda of such a fit's
+#                             path where the schedule chooses them within
+#                             its noise target (not its extra passes; Inf:
+#                             the schedule's);
 #   signal_mean(scale_y)      the mean model of the signal check (R/signal.R;
 #                             a canonical link, so the loss's derivative
 #                             there is m - y): list(release = FALSE) for a
@@ -199,6 +203,7 @@ new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = I
                        standardize_response = bounded_response,
                        public_lambda_max = function(scale_y, has_offset) NULL,
                        signal_mean = function(scale_y) NULL, single_lambda_passes = Inf,
+                       path_passes = Inf,
                        derivative_scale = function(scale_y) NULL, split_intercept = NULL,
                        offset_in_response = FALSE, classes = FALSE,
                        sql_invalid_response = function(y) NULL,
@@ -209,7 +214,7 @@ new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = I
                    standardize_response = standardize_response,
                    public_lambda_max = public_lambda_max, signal_mean = signal_mean,
                    derivative_scale = derivative_scale, split_intercept = split_intercept,
-                   single_lambda_passes = single_lambda_passes,
+                   single_lambda_passes = single_lambda_passes, path_passes = path_passes,
                    offset_in_response = offset_in_response, classes = classes,
                    sql_invalid_response = sql_invalid_response, parameter = parameter,
                    parameter_name = parameter_name, with_parameter = with_parameter,

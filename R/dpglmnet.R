@@ -1025,12 +1025,16 @@ exact_stop_tolerance <- function(problem) {
 # was 1.15 / 1.06 at epsilon 1 / 2 (30: 1.07 / 1.09, another draw).
 schedule_extra_passes <- list(max = 30L, noise_share = 1 / 2)
 
+# The most passes per lambda within the noise target (schedule_passes());
+# beyond it, only the extra passes above.
+schedule_target_passes <- 10L
+
 # The passes per lambda of an automatic path of `nlambda` lambdas, when the
 # budget affords k releases per coordinate (choose_schedule()); `extra`
 # FALSE: at most 10 (a database table, where a pass is one query per
 # coordinate, 5-40 s at n = 1e6: inst/bench/results/2026-11-25-database.md).
 schedule_passes <- function(k, nlambda, extra = TRUE) {
-  within_target <- min(10, floor(k / nlambda))
+  within_target <- min(schedule_target_passes, floor(k / nlambda))
   quiet <- if (extra) min(schedule_extra_passes$max,
                           floor(k * schedule_extra_passes$noise_share^2 / nlambda)) else 1
   as.integer(max(1, within_target, quiet))

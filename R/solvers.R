@@ -61,6 +61,14 @@ schedule_problem <- function(problem) {
     schedule$passes <- min(schedule$passes,
                            dpglmnet_family(problem$family)$single_lambda_passes)
   }
+  # and its most passes per lambda of a path, where the schedule chooses
+  # them within its noise target (R/family.R); where the budget affords
+  # extra passes (large n, schedule_extra_passes), the schedule's
+  if (!isTRUE(schedule$single_lambda) && is.null(problem$passes_given) &&
+      !is.null(problem$standardization) && !isTRUE(problem$bound_scaling) &&
+      is.finite(problem$epsilon) && schedule$passes <= schedule_target_passes) {
+    schedule$passes <- min(schedule$passes, dpglmnet_family(problem$family)$path_passes)
+  }
   problem <- plan_factor_blocks(problem, schedule$affordable)
   problem$nlambda <- as.integer(schedule$nlambda)
   problem$single_lambda <- schedule$single_lambda

@@ -165,6 +165,34 @@ test_that("a binomial fit at the schedule's single lambda makes at most 3 passes
   expect_identical(given$settings$passes, 7L)
 })
 
+test_that("a binomial path makes at most 3 passes per lambda within the noise target, the schedule's beyond it", {
+  set.seed(21)
+  n <- 6000
+  x <- matrix(rnorm(n * 20), n, 20)
+  eta <- drop(x[, 1:3] %*% c(1, -1, 0.5))
+  fit_of <- function(y, epsilon, ...) {
+    set.seed(22)
+    muffle_dpglmnet_warnings(dpglmnet(x, y, x.bounds = 4, epsilon = epsilon, ...))
+  }
+  y <- rbinom(n, 1, plogis(eta))
+  binomial <- fit_of(y, 2, family = "binomial")
+  gaussian <- fit_of(eta + rnorm(n), 2, y.bound = 10)
+  # a path of 7 lambdas whose schedule is 10 passes each: binomial makes 3
+  expect_length(binomial$lambda, 7)
+  expect_identical(binomial$settings$passes, 3L)
+  expect_length(gaussian$lambda, 7)
+  expect_identical(gaussian$settings$passes, 10L)
+  expect_identical(dpglmnet:::dpglmnet_family("gaussian")$path_passes, Inf)
+  # the ledger counts the passes made: one release per coordinate (the 20
+  # features and the intercept) per pass and lambda
+  rows <- as.data.frame(binomial$privacy)
+  expect_equal(rows$count[rows$key == "path"], 7 * 3 * 21)
+  # where the budget affords extra passes (30 here), they stay
+  expect_identical(fit_of(y, 20, family = "binomial")$settings$passes, 30L)
+  # passes given are kept
+  expect_identical(fit_of(y, 2, family = "binomial", passes = 7)$settings$passes, 7L)
+})
+
 test_that("columns taken at unit scale without x.bounds get the budget's schedule", {
   # 10 x 10 at n = 600, epsilon 1 was 1,100 updates of noise sd 2.2 each:
   # the intercept of a 40% response reached -5 to -12 with every
