@@ -61,12 +61,17 @@ schedule_problem <- function(problem) {
     schedule$passes <- min(schedule$passes,
                            dpglmnet_family(problem$family)$single_lambda_passes)
   }
-  # and its most passes per lambda of a path, where the schedule chooses
-  # them within its noise target (R/family.R); where the budget affords
-  # extra passes (large n, schedule_extra_passes), the schedule's
+  # and its most passes per lambda of a path, where the budget's schedule
+  # chooses them within its noise target (R/family.R); where it affords
+  # extra passes (large n, schedule_extra_passes), the schedule's. Decided
+  # as in memory for a table too (whose schedule takes no extra passes),
+  # and only for the solvers whose schedule the budget sets (DP-CD; the
+  # others' 10 are a fixed default)
   if (!isTRUE(schedule$single_lambda) && is.null(problem$passes_given) &&
+      solver_object(problem$solver)$automatic_schedule &&
       !is.null(problem$standardization) && !isTRUE(problem$bound_scaling) &&
-      is.finite(problem$epsilon) && schedule$passes <= schedule_target_passes) {
+      is.finite(problem$epsilon) && !is.null(schedule$affordable) &&
+      schedule_passes(schedule$affordable, schedule$nlambda) <= schedule_target_passes) {
     schedule$passes <- min(schedule$passes, dpglmnet_family(problem$family)$path_passes)
   }
   problem <- plan_factor_blocks(problem, schedule$affordable)

@@ -343,10 +343,16 @@ inline ClampChoice choose_clamp(const double* counts, double lower, double upper
   auto bin_of = [&](double v) {
     return std::min(std::max(static_cast<int>(std::floor((v - lower) / step)), 0), L - 1);
   };
-  const int first = bin_of(lo), last = std::max(bin_of(hi - 1e-9 * step), first);
+  const int first = bin_of(lo);
+  // (a log bin below the anchor is closed at its inner edge: a clamp ending
+  // there at or below the anchor holds the records at hi, which lie in the
+  // fine bin starting at hi; above it, hi is an outer bin's open end. An
+  // independent review: a column coded -4..-1 with bound 8 lost its -1s)
+  const double anchor = histogram_frame(lower, upper).anchor;
+  const int last = std::max(hi <= anchor && hi < upper ? bin_of(hi) : bin_of(hi - 1e-9 * step),
+                            first);
   // at least one fine bin stays: the anchor's for sparse x, else any
-  const int zero = keep_zero ? std::min(std::max(bin_of(histogram_frame(lower, upper).anchor),
-                                                 first), last)
+  const int zero = keep_zero ? std::min(std::max(bin_of(anchor), first), last)
                              : first;
   // The equal bins hold fewer records each than the log bins, so a real mass
   // near 3 noise sds (a 3% dummy at the bound, clear in its log bin) can look
@@ -358,30 +364,44 @@ inline ClampChoice choose_clamp(const double* counts, double lower, double upper
   // records (where the log bins cannot resolve a column far from 0 against
   // its spread: a longitude).
   // Nor through a log bin that clearly holds records, unless one fine bin
-  // further in holds at least `spike` of its released count: the log bin's
-  // records are then at that value, and what lies beyond it is the empty
-  // rest of the bin. A column coded 1..4 with bound 8 (twice its maximum,
-  // as crude bounds are) has its top value alone in the log bin [4, 8], a
-  // quarter of the records: without this its clamp stayed [1, 8], the
-  // second moment's sensitivity grew with the clamp's width squared, and
-  // with many columns sharing the budget its spread fell within noise (the
-  // column held at 0: Bikeshare's season, and its 0/1 holiday with bound
-  // 2). A continuous tail spreads over its log bin's fine bins (N(0, 1)
-  // with bound 5: the largest of [1.25, 2.5]'s holds 46%), which stay.
-  // The price: a mass at the public bound within the fine counts' noise,
-  // beside such a value in the same log bin, can be cut to that value
-  // (never beyond its log bin).
+  // further in, wholly inside it, holds at least 3/4 of its released count
+  // and clearly more than noise: the log bin's records are then at that
+  // value, and what lies beyond it is the empty rest of the bin. Only in a
+  // log bin spanning at least 4 fine bins (public), where one fine bin
+  // holding most of it says the records sit at one value: a continuous
+  // tail spreads over a wide log bin's fine bins (N(0, 1) with bound 5:
+  // the largest of [1.25, 2.5)'s holds 46%), but with bound 10 that log bin
+  // is two fine bins, the inner holding 75% (an independent review). A
+  // column coded 1..4 with bound 8 (twice its maximum, as crude bounds
+  // are) has its top value alone in the log bin [4, 8], a quarter of the
+  // records: without this its clamp stayed [1, 8], the second moment's
+  // sensitivity grew with the clamp's width squared, and with many
+  // columns sharing the budget its spread fell within noise (the column
+  // held at 0: Bikeshare's season at epsilon 1). The price: a mass at the
+  // public bound within the fine counts'
+  // noise, beside such a value in the same log bin, can be cut to that
+  // value (never beyond its log bin).
   double total = 0.0;
   for (int i = 0; i < bins; ++i) total += counts[i];
   const CoarseBins coarse_bin(histogram_frame(lower, upper), levels);
   auto coarse_of = [&](int i) {
     return coarse_bin(std::min(std::max(lower + (i + 0.5) * step, lower), upper));
   };
+  // (fine bin k wholly inside log bin c: both its edges there, so that a
+  // value on c's edge, which the two histograms file on different sides,
+  // is never taken for c's)
+  auto inside = [&](int k, int c) {
+    return coarse_bin(lower + k * step) == c &&
+           coarse_bin(std::min(lower + (k + 1) * step, upper)) == c;
+  };
   auto spike_inward = [&](int i, int c, bool from_top) {
-    const double spike = 0.75 * counts[c];
+    int width = 0;
+    for (int k = 0; k < L; ++k) width += inside(k, c);
+    if (width < 4) return false;
+    const double spike = std::max(0.75 * counts[c], 3.0 * count_sd);
     const int direction = from_top ? -1 : 1;
     for (int k = i + direction; k >= 0 && k < L && coarse_of(k) == c; k += direction)
-      if (fine[k] >= spike) return true;
+      if (fine[k] >= spike && inside(k, c)) return true;
     return false;
   };
   auto may_cut = [&](int i, bool from_top) {

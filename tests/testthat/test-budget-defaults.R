@@ -183,14 +183,31 @@ test_that("a binomial path makes at most 3 passes per lambda within the noise ta
   expect_length(gaussian$lambda, 7)
   expect_identical(gaussian$settings$passes, 10L)
   expect_identical(dpglmnet:::dpglmnet_family("gaussian")$path_passes, Inf)
-  # the ledger counts the passes made: one release per coordinate (the 20
-  # features and the intercept) per pass and lambda
+  # the ledger plans the passes the fit makes: one release per coordinate
+  # (the 20 features and the intercept) per pass and lambda
   rows <- as.data.frame(binomial$privacy)
   expect_equal(rows$count[rows$key == "path"], 7 * 3 * 21)
   # where the budget affords extra passes (30 here), they stay
   expect_identical(fit_of(y, 20, family = "binomial")$settings$passes, 30L)
   # passes given are kept
   expect_identical(fit_of(y, 2, family = "binomial", passes = 7)$settings$passes, 7L)
+  # solvers whose 10 passes are a fixed default keep them
+  expect_identical(fit_of(y, 2, family = "binomial", solver = "dpsgd")$settings$passes, 10L)
+  # a database table (no extra passes: at most 10) is capped where the fit
+  # in memory would be, not where memory makes its extra passes
+  skip_if_not_installed("DBI")
+  skip_if_not_installed("RSQLite")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con), add = TRUE)
+  colnames(x) <- paste0("v", 1:20)
+  DBI::dbWriteTable(con, "records", data.frame(x, y = y))
+  table_fit <- function(epsilon) {
+    set.seed(22)
+    muffle_dpglmnet_warnings(dpglmnet(db_table(con, "records", x = colnames(x), y = "y"),
+                                      family = "binomial", x.bounds = 4, epsilon = epsilon))
+  }
+  expect_identical(table_fit(2)$settings$passes, 3L)
+  expect_identical(table_fit(20)$settings$passes, 10L)
 })
 
 test_that("columns taken at unit scale without x.bounds get the budget's schedule", {
