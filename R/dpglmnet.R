@@ -385,9 +385,10 @@
 #'   (large n: more passes help where the passes, not the noise, limit
 #'   the fit; not on a database table, where a pass is a query per
 #'   coordinate); a
-#'   binomial fit at the schedule's single lambda makes at most 3 (its
-#'   updates move a coefficient by 4 times their noise, and more passes
-#'   added noise faster than they removed error); with
+#'   binomial fit makes at most 3 per lambda, at the schedule's single
+#'   lambda and on a path without those extra passes (its updates move a
+#'   coefficient by 4 times their noise, and more passes added noise
+#'   faster than they removed error); with
 #'   `solver = "auto"` at large p, the rule's Frank-Wolfe steps (Section
 #'   High dimension). At `epsilon = Inf` DP-CD runs each lambda until a pass
 #'   moves no coefficient by more than 1e-7 of the largest (at most 1000
