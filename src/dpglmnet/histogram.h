@@ -364,8 +364,9 @@ inline ClampChoice choose_clamp(const double* counts, double lower, double upper
   // records (where the log bins cannot resolve a column far from 0 against
   // its spread: a longitude).
   // Nor through a log bin that clearly holds records, unless one fine bin
-  // further in, wholly inside it, holds at least 3/4 of its released count
-  // and clearly more than noise: the log bin's records are then at that
+  // further in, wholly inside it, holds at least 3/4 of its released count,
+  // clearly more than noise, and all of it but noise or 1% of the records:
+  // the log bin's records are then at that
   // value, and what lies beyond it is the empty rest of the bin. Only in a
   // log bin spanning at least 4 fine bins (public), where one fine bin
   // holding most of it says the records sit at one value: a continuous
@@ -399,9 +400,15 @@ inline ClampChoice choose_clamp(const double* counts, double lower, double upper
     for (int k = 0; k < L; ++k) width += inside(k, c);
     if (width < 4) return false;
     const double spike = std::max(0.75 * counts[c], 3.0 * count_sd);
+    // (what the log bin holds beside it: within the noise of the pair of
+    // counts, or at most 1% of the records; a continuous column's log bin
+    // holds a tail beside its largest fine bin: N(3, 1) with bound 13, the
+    // log bin [3.25, 6.5) holds 73% of its records in [3.25, 4.06) and
+    // 620 of 5000 beyond, which a cut at 4.06 clamped)
+    const double beside = std::max(0.01 * total, 2.0 * std::sqrt(2.0) * count_sd);
     const int direction = from_top ? -1 : 1;
     for (int k = i + direction; k >= 0 && k < L && coarse_of(k) == c; k += direction)
-      if (fine[k] >= spike && inside(k, c)) return true;
+      if (fine[k] >= spike && counts[c] - fine[k] <= beside && inside(k, c)) return true;
     return false;
   };
   auto may_cut = [&](int i, bool from_top) {
