@@ -329,6 +329,13 @@ test_that("a coded column below 0 keeps its values on a log edge; a short log bi
   # closed at their inner edge, and a value on an edge (-2) is filed in
   # different log and fine bins; the clamp must hold the -1s (an
   # independent review: it ended at -1.5 in every fit)
+  # (a fit with 30 N(0, 1) columns of bound 10 beside the coded column)
+  coded_fit <- function(x, y, seed) {
+    set.seed(seed)
+    suppressWarnings(dpglmnet(x, y, epsilon = 1, x.bounds = c(8, rep(10, 30)),
+                              y.bound = 40, lambda = 0.01),
+                     classes = "dpglmnet_warning")
+  }
   n <- 8000
   set.seed(6)
   z <- matrix(rnorm(n * 30), n, 30)
@@ -336,11 +343,7 @@ test_that("a coded column below 0 keeps its values on a log edge; a short log bi
   x <- cbind(coded = coded, z)
   y <- coded + drop(z[, 1:3] %*% c(1, -1, 0.5)) + rnorm(n)
   for (seed in 1:4) {
-    set.seed(seed)
-    fit <- suppressWarnings(dpglmnet(x, y, epsilon = 1, x.bounds = c(8, rep(10, 30)),
-                                     y.bound = 40, lambda = 0.01),
-                            classes = "dpglmnet_warning")
-    r <- fit$settings$standardization
+    r <- coded_fit(x, y, seed)$settings$standardization
     expect_gte(r$x_upper[1], -1)
     expect_lte(r$x_lower[1], -4)
   }
@@ -370,10 +373,7 @@ test_that("a coded column below 0 keeps its values on a log edge; a short log bi
   x <- cbind(coded = coded, z)
   y <- 0.5 * coded + drop(z[, 1:3] %*% c(1, -1, 0.5)) + rnorm(n)
   for (seed in 1:4) {
-    set.seed(seed)
-    fit <- suppressWarnings(dpglmnet(x, y, epsilon = 1, x.bounds = c(8, rep(10, 30)),
-                                     y.bound = 40, lambda = 0.01),
-                            classes = "dpglmnet_warning")
+    fit <- coded_fit(x, y, seed)
     r <- fit$settings$standardization
     expect_gte(r$x_upper[1], 4.5)
     expect_false(r$x_constant[1])
