@@ -127,8 +127,14 @@ frame_design <- function(values) {
   categorical <- names(frame)[predictors][classes != "numeric"]
   contrasts <- stats::setNames(rep(list("contr.treatment"), length(categorical)),
                                categorical)
+  # (factors of 3 or more levels coded in full for a private fit, reported
+  # in treatment contrasts: R/coding.R)
+  full <- full_coding_factors(values, frame, terms, categorical)
+  fitted_contrasts <- contrasts
+  for (v in full) fitted_contrasts[[v]] <- full_contrasts(frame[[v]])
   design <- tryCatch(
-    stats::model.matrix(terms, frame, contrasts.arg = if (length(contrasts)) contrasts),
+    stats::model.matrix(terms, frame,
+                        contrasts.arg = if (length(fitted_contrasts)) fitted_contrasts),
     error = function(e) dpglmnet_abort(frame_arg, sprintf(
       "could not be expanded as model.matrix() does: %s", conditionMessage(e))))
   assign <- attr(design, "assign")
@@ -143,11 +149,14 @@ frame_design <- function(values) {
   # The recipe holds no data: the formula's environment (which may hold the
   # records) is replaced by the global one.
   environment(model_terms) <- globalenv()
+  recipe_contrasts <- attr(design, "contrasts")
+  recipe_contrasts[full] <- "contr.treatment"
   list(
     x = matrix, y = y,
     x.bounds = design_bounds(variable_bounds, model_terms, assign[keep], numeric_variables),
     recipe = list(terms = model_terms, xlevels = stats::.getXlevels(model_terms, frame),
-                  contrasts = attr(design, "contrasts"), formula_interface = frame_arg == "data")
+                  contrasts = recipe_contrasts, formula_interface = frame_arg == "data"),
+    coding = coding_map(full, terms, assign[keep])
   )
 }
 
@@ -431,7 +440,7 @@ fit_from_frame <- function(call, env) {
   design <- frame_design(values)
   arguments <- values[setdiff(names(values), c("x", "y", "data", "x.bounds"))]
   arguments["x.bounds"] <- list(design$x.bounds)
-  fit <- fit_matrix(dpglmnet, design$x, design$y, arguments)
+  fit <- treatment_fit(fit_matrix(dpglmnet, design$x, design$y, arguments), design$coding)
   fit <- attach_recipe(fit, design$recipe)
   fit$call <- frame_call(call, "dpglmnet")
   fit
@@ -478,7 +487,7 @@ cv_dpglmnet_frame <- function(call, env) {
   design <- frame_design(values)
   arguments <- values[setdiff(names(values), c("x", "y", "data", "x.bounds"))]
   arguments["x.bounds"] <- list(design$x.bounds)
-  cvfit <- fit_matrix(cv.dpglmnet, design$x, design$y, arguments)
+  cvfit <- treatment_cv(fit_matrix(cv.dpglmnet, design$x, design$y, arguments), design$coding)
   cvfit$dpglmnet.fit <- attach_recipe(cvfit$dpglmnet.fit, design$recipe)
   cvfit$refit <- attach_recipe(cvfit$refit, design$recipe)
   cvfit$call <- frame_call(call, "cv.dpglmnet")

@@ -13,8 +13,10 @@ block_frame <- function(n = 4000, seed = 1) {
 
 test_that("the expansion marks the dummies of each factor of two or more columns", {
   d <- block_frame(50)
+  # (epsilon = Inf: treatment contrasts; a private fit codes region in full,
+  # R/coding.R, tested in test-coding.R)
   bounds <- dpglmnet:::frame_design(list(x = d$x, x.bounds = list(age = c(18, 90)),
-                                         y = d$y))$x.bounds
+                                         y = d$y, epsilon = Inf))$x.bounds
   # age, sexM (one dummy: no block), regionb..regione (the third term)
   expect_identical(attr(bounds, "factor_block"), c(0L, 0L, 3L, 3L, 3L, 3L))
   expect_identical(attr(bounds, "binary"), c(FALSE, TRUE, TRUE, TRUE, TRUE, TRUE))
@@ -202,7 +204,8 @@ test_that("where the noise does not bind, the dummies are centred and released o
   rows <- as.data.frame(fit$privacy)
   path <- rows[grepl("^DP-CD clipped coordinate gradients", rows$mechanism), ]
   expect_false(grepl("block", path$mechanism))
-  expect_equal(path$count, length(fit$lambda) * fit$settings$passes * 7)
+  # (age, sexM, region's five levels in full coding, R/coding.R, the intercept)
+  expect_equal(path$count, length(fit$lambda) * fit$settings$passes * 8)
   expect_true(all(fit$settings$standardization$x_center[3:6] != 0))
   # epsilon 1: blocks
   k1 <- dpglmnet:::choose_schedule(NULL, NULL, NULL, "dpcd", 1, 1 / 4000^2, 4000, 6, TRUE,

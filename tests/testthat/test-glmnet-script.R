@@ -226,23 +226,36 @@ test_that("cv.dpglmnet on a data frame or formula (the entry for its hook)", {
   expect_identical(cvfit$call$data, quote(df))
   x <- model.matrix(~ age + income + sex + region, df)[, -1]
   expect_equal(predict(cvfit, df[1:3, ]), predict(cvfit, x[1:3, ]))
-  # the same split, path and choice as the matrix interface
+  # the same split, path and choice as the matrix interface on the full
+  # coding of region's four levels (R/coding.R), reported in treatment
+  # contrasts: region's baseline coefficient moves into the intercept
+  full <- model.matrix(~ age + income + sex + region, df,
+                       contrasts.arg = list(region = contrasts(df$region, contrasts = FALSE)))
+  full <- full[, -1]
   # (its dummies as the expansion marks them: 0/1 by the schema, on [0, 1],
   # R/bounds.R, so that their mean alone is released)
-  dummy_bounds <- cbind(c(-90, -1e5, 0, 0, 0, 0), c(90, 1e5, 1, 1, 1, 1))
-  attr(dummy_bounds, "binary") <- c(FALSE, FALSE, TRUE, TRUE, TRUE, TRUE)
-  # (and region's three dummies as one block, the 4th term: R/dpcd.R)
-  attr(dummy_bounds, "factor_block") <- c(0L, 0L, 0L, 4L, 4L, 4L)
+  dummy_bounds <- cbind(c(-90, -1e5, 0, 0, 0, 0, 0), c(90, 1e5, 1, 1, 1, 1, 1))
+  attr(dummy_bounds, "binary") <- c(FALSE, FALSE, TRUE, TRUE, TRUE, TRUE, TRUE)
+  # (and region's four dummies as one block, the 4th term: R/dpcd.R)
+  attr(dummy_bounds, "factor_block") <- c(0L, 0L, 0L, 4L, 4L, 4L, 4L)
   set.seed(9)
-  by_matrix <- quietly(cv.dpglmnet(x, df$cost, epsilon = 1, x.bounds = dummy_bounds,
+  by_matrix <- quietly(cv.dpglmnet(full, df$cost, epsilon = 1, x.bounds = dummy_bounds,
                                    y.bound = 1e4, nlambda = 4))
-  expect_equal(as.matrix(coef(cvfit)), as.matrix(coef(by_matrix)))
+  internal <- as.matrix(coef(by_matrix))
+  base <- match(paste0("region", levels(df$region)[1]), rownames(internal))
+  others <- base + seq_len(nlevels(df$region) - 1L)
+  treatment <- internal[-base, , drop = FALSE]
+  treatment[1, ] <- internal[1, ] + internal[base, ]
+  treatment[rownames(internal)[others], ] <- internal[others, ] - internal[base, ]
+  expect_identical(rownames(as.matrix(coef(cvfit))), c("(Intercept)", colnames(x)))
+  expect_equal(as.matrix(coef(cvfit)), treatment)
+  expect_equal(cvfit$dpglmnet.fit$settings$full_coding, "region")
   if (any(grepl("cv_dpglmnet_frame", deparse(body(cv.dpglmnet)), fixed = TRUE))) {
     set.seed(9)
     direct <- quietly(cv.dpglmnet(cost ~ age + income + sex + region, data = df,
                                   epsilon = 1, x.bounds = numeric_bounds, y.bound = 1e4,
                                   nlambda = 4))
-    expect_equal(as.matrix(coef(direct)), as.matrix(coef(by_matrix)))
+    expect_equal(as.matrix(coef(direct)), treatment)
   }
 })
 

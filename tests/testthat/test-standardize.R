@@ -199,10 +199,11 @@ test_that("the 0/1 dummies of a data frame's factors release their mean alone", 
                                            x.bounds = list(u = 2, v = 6), y.bound = 20))
   rows <- as.data.frame(fit$privacy)
   count <- function(pattern) rows$count[grepl(pattern, rows$mechanism)]
-  # three dummies (gb, gc, gd) and two numeric columns: histograms and
-  # second moments of the numeric columns only, the means of all five
+  # four dummies (ga..gd: a private fit codes a factor of 4 levels in full,
+  # R/coding.R) and two numeric columns: histograms and second moments of
+  # the numeric columns only, the means of all six
   expect_equal(count("ranges of each column of x but its 0/1 dummies"), 2)
-  expect_equal(count("mean of each column of x"), 5)
+  expect_equal(count("mean of each column of x"), 6)
   expect_equal(count("second moment of each column of x but its 0/1 dummies"), 2)
   # the total by hand: every Gaussian row composes in GDP at its multiplier
   gaussian <- rows$type == "gaussian"
