@@ -23,7 +23,7 @@
 # Only where the reparametrization is exact and the user's arguments mean
 # the same on both codings: a private fit (finite epsilon) with an
 # intercept, the solver chosen by "auto" or DP-CD, no per-column argument
-# (penalty.factor, exclude, finite lower.limits or upper.limits: a bound
+# (penalty.factor, finite lower.limits or upper.limits: a bound
 # on g_k is no bound on g_k - g_1), and a factor used in its own main-effect
 # term only (no interaction). At epsilon = Inf the fit is glmnet's, on
 # treatment contrasts. The choice reads the formula, the factor's levels
@@ -45,10 +45,7 @@ full_coding_factors <- function(values, frame, terms, categorical) {
                             solver %in% coding_constants$solvers)) {
     return(character())
   }
-  if (!is.null(values[["penalty.factor", exact = TRUE]]) ||
-      !is.null(values[["exclude", exact = TRUE]])) {
-    return(character())
-  }
+  if (!is.null(values[["penalty.factor", exact = TRUE]])) return(character())
   for (limit in c("lower.limits", "upper.limits")) {
     given <- values[[limit, exact = TRUE]]
     if (!is.null(given) && !(is.numeric(given) && all(is.infinite(given)))) {

@@ -274,6 +274,24 @@
 #' `penalty.factor`, `lower.limits` and `upper.limits`, when given per
 #' column, follow the expanded columns.
 #'
+#' Factor coding: a private fit (finite `epsilon`, with an intercept, solver
+#' `"auto"` or `"dpcd"`) fits a factor of 3 or more levels with a dummy for
+#' every level and reports it in treatment contrasts: the baseline level's
+#' coefficient moves into the intercept and the others' are read against
+#' it, the same linear predictor for every record, so `coef()` has the
+#' columns `model.matrix()` gives. With treatment contrasts a factor's
+#' dummies and the intercept are ill-conditioned for coordinate descent
+#' (the smallest eigenvalue of K - 1 standardized dummies of K equally
+#' common levels is 1 / (K - 1)), and the noise piles up along their common
+#' shift; with every level that direction moves no prediction. Measured
+#' over cv.glmnet at epsilon 1: a 7-level weekday 1.40 -> 1.16, 24 hours
+#' and 12 months 1.28 -> 1.19. The ledger counts the dummies released (one
+#' more per such factor) and `print()` names the factors. Not where the
+#' codings would mean different models: `penalty.factor` given, finite
+#' `lower.limits` or `upper.limits`, a factor in an
+#' interaction, `intercept = FALSE`, other solvers, `epsilon = Inf`
+#' (glmnet's fit on treatment contrasts).
+#'
 #' Missing values are an error naming the argument and the columns (no row
 #' is dropped silently); so are a formula without its intercept (use
 #' `intercept = FALSE`) and `offset()` terms. The fit keeps the expansion

@@ -36,6 +36,13 @@ print.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
   }
   noise <- coefficient_noise_text(x)
   if (!is.null(noise)) cat(wrap_text(paste("Noise:", noise)), sep = "\n")
+  # (factors fitted with all their dummies, R/coding.R)
+  if (length(x$settings$full_coding)) {
+    cat(wrap_text(paste0(
+      "Factors: ", paste0("`", x$settings$full_coding, "`", collapse = ", "),
+      " fitted with a dummy for every level (the privacy ledger counts them),",
+      " reported in treatment contrasts as model.matrix() codes them")), sep = "\n")
+  }
   y_interval <- fit_y_interval(x$settings)
   if (!is.null(y_interval) && isTRUE(x$settings$has_offset) &&
       dpglmnet_family(x$family)$offset_in_response) {

@@ -67,28 +67,36 @@ moderate_n_constants <- list(
 # gaussian y is scaled with it (`scale_y`). The range histograms are
 # planned as afford_standardization_ranges() would (R/standardize.R): they
 # halve the columns' share when their count noise sd, 2 f z, is at most
-# n / 20. Public; Inf-free for finite epsilon, 0 for epsilon = Inf.
-moderate_n_criterion <- function(n, p, epsilon, delta, scale_y, budget) {
+# n / 20. `binary` of the p columns are 0/1 dummies (standardization_plan(),
+# R/standardize.R), which release a mean alone: no histogram, no second
+# moment (before session 20 every column was counted with both, which
+# overstated the noise of a design with dummies: Wage at epsilon 0.5 went
+# to the intercept alone once its factors were coded in full, R/coding.R,
+# 1.21 -> 1.53 times cv.glmnet's error). Public; Inf-free for finite
+# epsilon, 0 for epsilon = Inf.
+moderate_n_criterion <- function(n, p, epsilon, delta, scale_y, budget, binary = 0) {
   if (!is.finite(epsilon)) return(0)
   mu <- plan_gdp_mu(epsilon, delta)
   y_share <- if (scale_y) y_standardization_share * budget else 0
   x_share <- budget - y_share
+  spread <- p - binary
   # noise multipliers f z of one group: sqrt(releases / (share mu^2))
   multiplier <- function(releases, share) sqrt(releases / share) / mu
-  ranges_noise <- max(multiplier(p, x_share / 2),
+  ranges_noise <- max(if (spread > 0) multiplier(spread, x_share / 2) else 0,
                       if (scale_y) multiplier(3, y_share) else 0)
-  ranges <- 2 * ranges_noise <= n / 20
-  moments <- multiplier(2 * p, if (ranges) x_share / 2 else x_share)
+  ranges <- spread > 0 && 2 * ranges_noise <= n / 20
+  moments <- multiplier(p + spread, if (ranges) x_share / 2 else x_share)
   16 * constant_threshold(p) * moments / n
 }
 
 # The share of mu^2 the standardization takes when `standardize.budget` is
 # not given: 0.3, or 0.6 when the criterion at 0.3 lies in the band
 # [0.8, 1.5] (public). `standardize`: whether the fit standardizes.
-default_standardize_budget <- function(n, p, epsilon, delta, scale_y, standardize) {
+default_standardize_budget <- function(n, p, epsilon, delta, scale_y, standardize,
+                                       binary = 0) {
   k <- moderate_n_constants
   if (!standardize || !is.finite(epsilon)) return(k$budget)
-  crit <- moderate_n_criterion(n, p, epsilon, delta, scale_y, k$budget)
+  crit <- moderate_n_criterion(n, p, epsilon, delta, scale_y, k$budget, binary)
   if (crit >= k$band[1] && crit <= k$band[2]) k$band_budget else k$budget
 }
 
@@ -100,7 +108,7 @@ plan_standardize_budget <- function(problem) {
   plan <- problem$standardization
   if (isTRUE(problem$standardize_budget_given) || is.null(plan)) return(problem)
   budget <- default_standardize_budget(problem$n, problem$p, problem$epsilon,
-                                       problem$delta, plan$scale_y, TRUE)
+                                       problem$delta, plan$scale_y, TRUE, sum(plan$binary))
   others <- sum(budget_shares(problem)) - problem$standardize.budget
   if (others + budget <= 0.8) problem$standardize.budget <- budget
   problem

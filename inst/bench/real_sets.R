@@ -9,6 +9,7 @@
 #   Rscript inst/bench/real_sets.R --only Default,Caravan
 #   Rscript inst/bench/real_sets.R --seeds 3  # 3 noise draws per split (9 fits a row)
 #   Rscript inst/bench/real_sets.R --extra    # and the sets of `extra_loaders`
+#   Rscript inst/bench/real_sets.R --more     # and the modeldata sets (`more_loaders`)
 #
 # `--extra` adds larger sets from dplyr and ggplot2 (storms, diamonds and
 # its price > 10000, txhousing: n = 7000-54000, high R^2, factor-heavy or
@@ -209,14 +210,48 @@ extra_loaders <- list(
          family = "gaussian")
   }
 )
+# `--more`: sets of the modeldata package (n = 1000-15000: churn, credit
+# and loan defaults, delivery times, hotel prices, salaries; many factors,
+# rare classes), first measured in session 20 as data the defaults were
+# not tuned on.
+modeldata_frame <- function(name) as.data.frame(dataset("modeldata", name))
+modeldata_set <- function(name, response, family, drop = character(),
+                          transform = function(y) y) {
+  function() {
+    if (!have("modeldata")) return(NULL)
+    d <- modeldata_frame(name)
+    list(x = d[setdiff(names(d), c(response, drop))], y = transform(d[[response]]),
+         family = family)
+  }
+}
+more_loaders <- list(
+  lending = modeldata_set("lending_club", "Class", "binomial",
+                          transform = function(y) as.numeric(y == "bad")),
+  wachurn = modeldata_set("wa_churn", "churn", "binomial",
+                          transform = function(y) as.numeric(y == "Yes")),
+  mlcchurn = modeldata_set("mlc_churn", "churn", "binomial",
+                           transform = function(y) as.numeric(y == "yes")),
+  credit = modeldata_set("credit_data", "Status", "binomial",
+                         transform = function(y) as.numeric(y == "bad")),
+  taxi = modeldata_set("taxi", "tip", "binomial",
+                       transform = function(y) as.numeric(y == "yes")),
+  cells = modeldata_set("cells", "class", "binomial", drop = "case",
+                        transform = function(y) as.numeric(y == "PS")),
+  concrete = modeldata_set("concrete", "compressive_strength", "gaussian"),
+  hotel = modeldata_set("hotel_rates", "avg_price_per_room", "gaussian",
+                        drop = c("arrival_date", "agent", "company")),
+  deliveries = modeldata_set("deliveries", "time_to_delivery", "gaussian"),
+  salary = modeldata_set("stackoverflow", "Salary", "gaussian")
+)
 diamonds_frame <- function() {
   d <- as.data.frame(ggplot2::diamonds)
   for (v in c("cut", "color", "clarity")) d[[v]] <- factor(d[[v]], ordered = FALSE)
   list(x = d[c("carat", "cut", "color", "clarity", "depth", "table", "x", "y", "z")],
        price = d$price)
 }
-all_loaders <- c(loaders, extra_loaders)
-if ("--extra" %in% args) loaders <- all_loaders
+all_loaders <- c(loaders, extra_loaders, more_loaders)
+if ("--extra" %in% args) loaders <- c(loaders, extra_loaders)
+if ("--more" %in% args) loaders <- c(loaders, more_loaders)
 if (!is.null(only)) loaders <- all_loaders[intersect(only, names(all_loaders))]
 
 test_error <- function(family, link, y) {

@@ -35,6 +35,35 @@ test_that("the criterion is 16 thr(p) f_m z / n of the plan's second-moment rele
   }
 })
 
+test_that("with 0/1 dummies the criterion counts the releases they make (a mean alone)", {
+  set.seed(2)
+  for (case in list(c(600, 1), c(1500, 0.5), c(3000, 0.5), c(3000, 2))) {
+    n <- case[1]; epsilon <- case[2]
+    d <- data.frame(a = rnorm(n), b = runif(n), g = factor(sample(letters[1:6], n, TRUE)),
+                    s = factor(sample(c("u", "v"), n, TRUE)))
+    for (family in c("gaussian", "binomial")) {
+      y <- if (family == "gaussian") d$a + rnorm(n) else as.numeric(d$a > 0)
+      design <- dpglmnet:::frame_design(list(x = d, y = y, epsilon = epsilon,
+                                             x.bounds = list(a = 4, b = 1)))
+      binary <- sum(attr(design$x.bounds, "binary"))
+      expect_equal(binary, 7)  # g in full (6 dummies), sv
+      spec <- dpglmnet:::checked_spec(design$x, y, list(
+        family = family, epsilon = epsilon, x.bounds = design$x.bounds,
+        standardize.budget = 0.3, y.bound = if (family == "gaussian") 8))
+      plan <- dpglmnet:::plan_private_path(spec)
+      label <- sprintf("n %d eps %g %s", n, epsilon, family)
+      expect_equal(dpglmnet:::moderate_n_criterion(n, ncol(design$x), epsilon, 1 / n^2,
+                                                   family == "gaussian", 0.3, binary),
+                   dpglmnet:::planned_moderate_n_criterion(plan),
+                   tolerance = 1e-6, label = label)
+    }
+  }
+  # fewer releases than if every column were numeric
+  expect_lt(crit_binary <- dpglmnet:::moderate_n_criterion(1500, 9, 0.5, 1 / 1500^2, TRUE,
+                                                           0.3, 7),
+            crit(1500, 9, 0.5))
+})
+
 test_that("the default share: 0.6 exactly where the criterion at 0.3 is in [0.8, 1.5]", {
   budget <- function(n, p, epsilon, scale_y = TRUE, standardize = TRUE) {
     dpglmnet:::default_standardize_budget(n, p, epsilon, 1 / n^2, scale_y, standardize)
@@ -97,9 +126,9 @@ test_that("the rule reads no data: same shapes, different values, same plan", {
   expect_identical(p1$z, p2$z)
   # the functions take public inputs only
   expect_identical(names(formals(dpglmnet:::moderate_n_criterion)),
-                   c("n", "p", "epsilon", "delta", "scale_y", "budget"))
+                   c("n", "p", "epsilon", "delta", "scale_y", "budget", "binary"))
   expect_identical(names(formals(dpglmnet:::default_standardize_budget)),
-                   c("n", "p", "epsilon", "delta", "scale_y", "standardize"))
+                   c("n", "p", "epsilon", "delta", "scale_y", "standardize", "binary"))
 })
 
 test_that("the fit spends the chosen share, and a given standardize.budget is kept", {

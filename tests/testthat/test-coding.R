@@ -1,0 +1,129 @@
+# Factors of 3 or more levels fitted with all their dummies by a private
+# fit on a data frame, reported in treatment contrasts (R/coding.R)
+
+coding_frame <- function(n = 3000, levels = 5, seed = 1) {
+  set.seed(seed)
+  g <- factor(sample(letters[seq_len(levels)], n, TRUE))
+  effects <- seq(-2, 2, length.out = levels)
+  d <- data.frame(a = rnorm(n), g = g, s = factor(sample(c("u", "v"), n, TRUE)))
+  y <- 1 + d$a + effects[as.integer(g)] + 0.5 * (d$s == "v") + rnorm(n)
+  list(x = d, y = y, effects = effects)
+}
+
+test_that("a private fit codes a factor of 3+ levels in full and reports treatment contrasts", {
+  d <- coding_frame()
+  set.seed(2)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, epsilon = 1,
+                                           x.bounds = list(a = 4), y.bound = 12))
+  expect_identical(fit$settings$full_coding, "g")
+  treatment <- model.matrix(~ ., d$x)[, -1]
+  # the columns model.matrix() gives, one per column in every per-column setting
+  expect_identical(rownames(fit$beta), colnames(treatment))
+  expect_identical(fit$dim, c(ncol(treatment), length(fit$lambda)))
+  for (name in c("x.bounds", "x.lower", "x.upper", "penalty.factor", "coefficient_noise")) {
+    expect_length(fit$settings[[name]], ncol(treatment))
+  }
+  expect_length(fit$settings$coordinate_step, ncol(treatment) + 1L)
+  expect_length(fit$settings$standardization$x_scale, ncol(treatment))
+  expect_identical(fit$df, as.integer(colSums(as.matrix(fit$beta) != 0)))
+  # predict() is the linear predictor of coef() (records inside the ranges)
+  inside <- abs(d$x$a) < 1
+  link <- cbind(1, treatment[inside, ]) %*% as.matrix(coef(fit))
+  expect_lt(max(abs(predict(fit, d$x[inside, ]) - link)), 1e-8)
+  # the ledger counts the five dummies it released: g's five levels, sv, a
+  rows <- as.data.frame(fit$privacy)
+  expect_equal(rows$count[grepl("mean of each column of x", rows$mechanism)], 7)
+  expect_output(print(fit), "fitted with a dummy for every level")
+})
+
+test_that("the map to treatment contrasts is exact: the fit on the full coding, by hand", {
+  d <- coding_frame(n = 2000, levels = 4)
+  design <- dpglmnet:::frame_design(list(x = d$x, y = d$y, x.bounds = list(a = 4)))
+  expect_identical(colnames(design$x), c("a", "ga", "gb", "gc", "gd", "sv"))
+  set.seed(3)
+  by_frame <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, epsilon = 2, nlambda = 4,
+                                                x.bounds = list(a = 4), y.bound = 12))
+  set.seed(3)
+  by_matrix <- muffle_dpglmnet_warnings(dpglmnet(design$x, d$y, epsilon = 2, nlambda = 4,
+                                                 x.bounds = design$x.bounds, y.bound = 12))
+  internal <- as.matrix(coef(by_matrix))
+  expected <- internal[-3, , drop = FALSE]
+  expected[1, ] <- internal[1, ] + internal["ga", ]
+  expected[c("gb", "gc", "gd"), ] <- internal[c("gb", "gc", "gd"), ] -
+    rep(internal["ga", ], each = 3)
+  expect_equal(as.matrix(coef(by_frame)), expected, tolerance = 1e-12)
+  # the same linear predictor on every record
+  expect_equal(predict(by_frame, d$x), predict(by_matrix, design$x), tolerance = 1e-10)
+})
+
+test_that("treatment contrasts where the full coding would not mean the same", {
+  d <- coding_frame(n = 600, levels = 4)
+  coded <- function(...) {
+    set.seed(1)
+    fit <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, x.bounds = list(a = 4),
+                                             y.bound = 12, nlambda = 3, ...))
+    fit$settings$full_coding
+  }
+  expect_identical(coded(epsilon = 1), "g")
+  # epsilon = Inf is glmnet's fit on treatment contrasts
+  expect_null(coded(epsilon = Inf))
+  expect_null(coded(epsilon = 1, intercept = FALSE))
+  # a per-column argument or a bound on the coefficients reads the
+  # treatment columns
+  expect_null(coded(epsilon = 1, penalty.factor = rep(1, 5)))
+  expect_null(coded(epsilon = 1, lower.limits = 0))
+  expect_identical(coded(epsilon = 1, lower.limits = -Inf), "g")
+  # other solvers
+  expect_null(coded(epsilon = 1, solver = "dpsgd"))
+  # a factor in an interaction
+  set.seed(1)
+  inter <- muffle_dpglmnet_warnings(dpglmnet(y ~ a * g + s, data = cbind(d$x, y = d$y),
+                                             x.bounds = list(a = 4), y.bound = 12,
+                                             epsilon = 1, nlambda = 3))
+  expect_null(inter$settings$full_coding)
+  # two levels: one dummy, nothing to gain
+  two <- dpglmnet:::full_coding_factors(list(), d$x, terms(~ ., data = d$x), c("g", "s"))
+  expect_identical(two, "g")
+})
+
+test_that("cv.dpglmnet() on a frame reports treatment contrasts, and predict agrees", {
+  d <- coding_frame(n = 4000, levels = 6)
+  set.seed(4)
+  cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(d$x, d$y, epsilon = 1,
+                                                x.bounds = list(a = 4), y.bound = 12))
+  treatment <- model.matrix(~ ., d$x)[, -1]
+  expect_identical(rownames(coef(cvfit)), c("(Intercept)", colnames(treatment)))
+  expect_identical(unname(cvfit$nzero), cvfit$dpglmnet.fit$df)
+  inside <- abs(d$x$a) < 1
+  link <- cbind(1, treatment[inside, ]) %*% as.matrix(coef(cvfit, s = "lambda.min"))
+  expect_lt(max(abs(predict(cvfit, d$x[inside, ], s = "lambda.min") - link)), 1e-8)
+})
+
+test_that("the full coding fits a many-level factor better than treatment contrasts", {
+  # a 12-level factor with strong level effects: with treatment contrasts
+  # DP-CD's noise piles up along the dummies' common shift (R/coding.R)
+  set.seed(5)
+  n <- 8000
+  make <- function(n) {
+    g <- factor(sample(sprintf("h%02d", 1:12), n, TRUE))
+    x <- data.frame(a = rnorm(n), g = g)
+    list(x = x, y = x$a + sin(as.integer(g)) * 2 + rnorm(n))
+  }
+  train <- make(n)
+  test <- make(4000)
+  treatment_design <- dpglmnet:::frame_design(list(x = train$x, y = train$y,
+                                                   x.bounds = list(a = 4), epsilon = Inf))
+  errors <- vapply(1:3, function(seed) {
+    set.seed(seed)
+    full <- muffle_dpglmnet_warnings(cv.dpglmnet(train$x, train$y, epsilon = 1,
+                                                 x.bounds = list(a = 4), y.bound = 12))
+    set.seed(seed)
+    treated <- muffle_dpglmnet_warnings(cv.dpglmnet(treatment_design$x, train$y, epsilon = 1,
+                                                    x.bounds = treatment_design$x.bounds,
+                                                    y.bound = 12))
+    newx <- model.matrix(~ ., test$x)[, -1]
+    c(full = mean((predict(full, test$x, s = "lambda.min") - test$y)^2),
+      treatment = mean((predict(treated, newx, s = "lambda.min") - test$y)^2))
+  }, numeric(2))
+  expect_lt(mean(errors["full", ]), mean(errors["treatment", ]))
+})
