@@ -20,15 +20,21 @@
 # diamonds 1.20 / 1.00 / 0.89 -> 1.09 / 0.96 / 0.89
 # (inst/bench/results/2026-11-27-session20.md).
 #
-# Only where the reparametrization is exact and the user's arguments mean
-# the same on both codings: a private fit (finite epsilon) with an
-# intercept, the solver chosen by "auto" or DP-CD, no per-column argument
-# (penalty.factor, finite lower.limits or upper.limits: a bound
-# on g_k is no bound on g_k - g_1), and a factor used in its own main-effect
-# term only (no interaction). At epsilon = Inf the fit is glmnet's, on
-# treatment contrasts. The choice reads the formula, the factor's levels
-# (schema) and the arguments: public, no ledger row.
-coding_constants <- list(min_levels = 3L, solvers = c("auto", "dpcd"))
+# The map is exact for the linear predictor; the penalty is the full
+# coding's: every level is shrunk towards the others rather than towards
+# an arbitrary baseline, as glmnetUtils' formula interface does by default
+# (one column per level), so at a given lambda the coefficients differ from
+# glmnet's on model.matrix() (they agree as lambda -> 0). Only where the
+# user's arguments mean the same on both codings: a private fit (finite
+# epsilon) with an intercept, the solver chosen by "auto" or DP-CD, no
+# per-column argument (penalty.factor, vectors of smoothness, step, clip
+# or limits, finite lower.limits or upper.limits: a bound on g_k is no
+# bound on g_k - g_1), no l1.radius, a factor used in its own main-effect
+# term only (no interaction), and p < n / 4 with the extra dummies. At
+# epsilon = Inf the fit is glmnet's, on treatment contrasts. The choice
+# reads the formula, the factors' levels (schema), n and the arguments:
+# public, no ledger row.
+coding_constants <- list(min_levels = 3L, solvers = c("auto", "dpcd"), max_p_ratio = 0.25)
 
 # The factors (names of model-frame variables) to code in full.
 full_coding_factors <- function(values, frame, terms, categorical) {
@@ -45,10 +51,17 @@ full_coding_factors <- function(values, frame, terms, categorical) {
                             solver %in% coding_constants$solvers)) {
     return(character())
   }
-  if (!is.null(values[["penalty.factor", exact = TRUE]])) return(character())
+  # (per-column arguments are given in the treatment columns; an l1 radius
+  # bounds the coefficients themselves)
+  per_column <- c("penalty.factor", "smoothness", "step", "clip", "l1.radius")
+  if (any(vapply(per_column, function(a) !is.null(values[[a, exact = TRUE]]) &&
+                   (a %in% c("penalty.factor", "l1.radius") || length(values[[a]]) > 1L),
+                 logical(1)))) {
+    return(character())
+  }
   for (limit in c("lower.limits", "upper.limits")) {
     given <- values[[limit, exact = TRUE]]
-    if (!is.null(given) && !(is.numeric(given) && all(is.infinite(given)))) {
+    if (!is.null(given) && !(is.numeric(given) && length(given) == 1L && is.infinite(given))) {
       return(character())
     }
   }
@@ -64,7 +77,18 @@ full_coding_factors <- function(values, frame, terms, categorical) {
     length(used_in) == 1L && sum(factors[, used_in] > 0) == 1L &&
       levels >= coding_constants$min_levels
   }, logical(1))
-  categorical[eligible]
+  full <- categorical[eligible]
+  # Far from high dimension only: "auto" picks an l1 solver from p >= n / 2
+  # (R/highdim.R), whose radius bounds the coefficients of the coding it
+  # fits; a margin (p < n / 4 with the extra dummies) keeps every
+  # cv.dpglmnet() training part on the same side of that rule.
+  if (length(full)) {
+    treatment_p <- ncol(stats::model.matrix(terms, frame[1L, , drop = FALSE])) - 1L
+    if (treatment_p + length(full) >= coding_constants$max_p_ratio * nrow(frame)) {
+      return(character())
+    }
+  }
+  full
 }
 
 # model.matrix()'s contrasts.arg entry of a factor coded in full: the
@@ -125,8 +149,25 @@ treatment_settings <- function(settings, map) {
   subset_columns <- function(values) {
     if (is.atomic(values) && length(values) == p) values[keep] else values
   }
+  # the noise of one update of a level's coefficient g_k - g_1: both
+  # coordinates' (on the original scale, from their released scales)
+  noise <- settings$coefficient_noise
+  if (is.atomic(noise) && length(noise) == p) {
+    scale <- settings$standardization$x_scale
+    if (is.null(scale)) scale <- settings$bound_scale
+    if (!(is.atomic(scale) && length(scale) == p)) scale <- rep(1, p)
+    for (f in map$factors) {
+      ratio <- scale[f$base] / scale[f$levels]
+      ratio[!is.finite(ratio)] <- 0
+      noise[f$levels] <- sqrt(noise[f$levels]^2 + (noise[f$base] * ratio)^2)
+    }
+    settings$coefficient_noise <- noise
+  }
   for (name in intersect(coding_column_settings, names(settings))) {
     settings[[name]] <- subset_columns(settings[[name]])
+  }
+  if (is.list(settings$signal_check)) {
+    settings$signal_check <- lapply(settings$signal_check, subset_columns)
   }
   for (name in intersect(coding_coordinate_settings, names(settings))) {
     values <- settings[[name]]

@@ -127,3 +127,41 @@ test_that("the full coding fits a many-level factor better than treatment contra
   }, numeric(2))
   expect_lt(mean(errors["full", ]), mean(errors["treatment", ]))
 })
+
+test_that("per-column arguments of the treatment columns keep treatment contrasts", {
+  d <- coding_frame(n = 600, levels = 4)
+  coded <- function(...) {
+    set.seed(1)
+    fit <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, x.bounds = list(a = 4),
+                                             y.bound = 12, nlambda = 3, epsilon = 1, ...))
+    expect_identical(rownames(fit$beta), c("a", "gb", "gc", "gd", "sv"))
+    fit$settings$full_coding
+  }
+  # (an independent review: these failed on the internal length)
+  expect_null(coded(lower.limits = rep(-Inf, 5)))
+  expect_null(coded(upper.limits = rep(Inf, 5)))
+  expect_identical(coded(upper.limits = Inf), "g")
+  # near high dimension ("auto" may pick an l1 solver, whose radius bounds
+  # the coefficients of the coding it fits): p + extra dummies >= n / 4
+  small <- coding_frame(n = 24, levels = 4)
+  expect_identical(dpglmnet:::full_coding_factors(
+    list(), small$x, terms(~ ., data = small$x), c("g", "s")), character())
+  expect_identical(dpglmnet:::full_coding_factors(
+    list(l1.radius = 2), d$x, terms(~ ., data = d$x), c("g", "s")), character())
+})
+
+test_that("a level's update noise counts the baseline's too", {
+  d <- coding_frame(n = 3000, levels = 3)
+  set.seed(6)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, epsilon = 1, nlambda = 3,
+                                           x.bounds = list(a = 4), y.bound = 12))
+  set.seed(6)
+  design <- dpglmnet:::frame_design(list(x = d$x, y = d$y, x.bounds = list(a = 4)))
+  internal <- muffle_dpglmnet_warnings(dpglmnet(design$x, d$y, epsilon = 1, nlambda = 3,
+                                                x.bounds = design$x.bounds, y.bound = 12))
+  inner <- dpglmnet:::coefficient_noise_by_column(internal)
+  outer <- dpglmnet:::coefficient_noise_by_column(fit)
+  expect_equal(unname(outer[c("gb", "gc")]),
+               unname(sqrt(inner[c("gb", "gc")]^2 + inner["ga"]^2)))
+  expect_equal(outer[c("a", "sv")], inner[c("a", "sv")])
+})
