@@ -17,8 +17,10 @@
 # 2): modeldata's deliveries (a 7-level day) 1.48 / 1.40 / 1.49 -> 1.24 /
 # 1.16 / 1.11; hotel_rates 1.70 / 1.28 / 1.21 -> 1.64 / 1.21 / 1.17;
 # Bikeshare (24 hours, 12 months) 1.63 / 1.28 / 1.22 -> 1.65 / 1.19 / 1.16;
-# diamonds 1.20 / 1.00 / 0.89 -> 1.09 / 0.96 / 0.89
-# (inst/bench/results/2026-11-27-session20.md).
+# diamonds' price > 10000 1.92 / 1.90 / 1.51 -> 1.71 / 1.49 / 1.34. The
+# cost: one more release per factor; Wage at epsilon 0.5 crossed the
+# moderate-n threshold and became the intercept alone (1.21 -> 1.53), OJ
+# at 2 1.10 -> 1.20 (inst/bench/results/2026-11-27-session20.md).
 #
 # The map is exact for the linear predictor; the penalty is the full
 # coding's: every level is shrunk towards the others rather than towards

@@ -285,12 +285,17 @@
 #' common levels is 1 / (K - 1)), and the noise piles up along their common
 #' shift; with every level that direction moves no prediction. Measured
 #' over cv.glmnet at epsilon 1: a 7-level weekday 1.40 -> 1.16, 24 hours
-#' and 12 months 1.28 -> 1.19. The ledger counts the dummies released (one
-#' more per such factor) and `print()` names the factors. Not where the
-#' codings would mean different models: `penalty.factor` given, finite
-#' `lower.limits` or `upper.limits`, a factor in an
-#' interaction, `intercept = FALSE`, other solvers, `epsilon = Inf`
-#' (glmnet's fit on treatment contrasts).
+#' and 12 months 1.28 -> 1.19. The penalty is the full coding's: every
+#' level is shrunk towards the others rather than towards the baseline (as
+#' glmnetUtils' formula interface does by default), so at a given lambda
+#' the coefficients differ from glmnet's on `model.matrix()`. The ledger
+#' counts the dummies released (one more per such factor) and `print()`
+#' names the factors. Not where the codings would mean different models:
+#' `penalty.factor` or `l1.radius` given, vectors of `lower.limits`,
+#' `upper.limits`, `smoothness`, `step` or `clip`, finite limits, a factor
+#' in an interaction, `intercept = FALSE`, other solvers, p >= n / 4 with
+#' the extra dummies, `epsilon = Inf` (glmnet's fit on treatment
+#' contrasts).
 #'
 #' Missing values are an error naming the argument and the columns (no row
 #' is dropped silently); so are a formula without its intercept (use
