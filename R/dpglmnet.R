@@ -263,7 +263,10 @@
 #' without your giving it, and its private standardization releases its
 #' mean alone (no histogram, no second moment: its sd is
 #' \eqn{\sqrt{m(1 - m)}} of its released mean \eqn{m}), which leaves the
-#' other releases more of the budget; each numeric column takes its bound by name from
+#' other releases more of the budget; the means of a factor's dummies are
+#' released as one vector (replacing a record moves it by \eqn{\sqrt 2 / n}
+#' in L2, one record changing level), priced as two releases whatever the
+#' number of levels (not with `weights`); each numeric column takes its bound by name from
 #' `x.bounds`, symmetric (`c(age = 90, income = 1e6)`) or as an interval
 #' (`list(age = c(18, 90), income = c(0, 1e6))`; a list may mix both), or
 #' one unnamed value for every numeric column, and an error names the
@@ -922,7 +925,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     standardization = standardization_plan(standardize, intercept, family$name, y.bound,
                                            is_sparse_x(x), p, epsilon,
                                            binary = x_interval$binary,
-                                           blocks = factor_blocks),
+                                           blocks = factor_blocks,
+                                           weighted = !is.null(weighting)),
     # the dummies of a data frame's factors, by block (R/bounds.R)
     factor_blocks = factor_blocks,
     standardize.budget = standardize.budget,

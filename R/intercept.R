@@ -212,7 +212,8 @@ moderate_n_fallback <- function(problem) {
   crit <- moderate_n_criterion(problem$n, problem$p, problem$epsilon, problem$delta,
                                problem$standardization$scale_y,
                                problem$standardize.budget,
-                               sum(problem$standardization$binary))
+                               sum(problem$standardization$binary),
+                               plan_mean_releases(problem$standardization, problem$p))
   family <- dpglmnet_family(problem$family)
   if (crit < moderate_n_constants$warn) return(problem)
   problem <- if (family$classes && crit < moderate_n_constants$bound_scaled_below) {

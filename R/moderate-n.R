@@ -72,9 +72,12 @@ moderate_n_constants <- list(
 # moment (before session 20 every column was counted with both, which
 # overstated the noise of a design with dummies: Wage at epsilon 0.5 went
 # to the intercept alone once its factors were coded in full, R/coding.R,
-# 1.21 -> 1.53 times cv.glmnet's error). Public; Inf-free for finite
-# epsilon, 0 for epsilon = Inf.
-moderate_n_criterion <- function(n, p, epsilon, delta, scale_y, budget, binary = 0) {
+# 1.21 -> 1.53 times cv.glmnet's error), and `means` the mean releases
+# (a factor's dummies release theirs as one vector: mean_release_count(),
+# R/standardize.R). Public; Inf-free for finite epsilon, 0 for epsilon =
+# Inf.
+moderate_n_criterion <- function(n, p, epsilon, delta, scale_y, budget, binary = 0,
+                                 means = p) {
   if (!is.finite(epsilon)) return(0)
   mu <- plan_gdp_mu(epsilon, delta)
   y_share <- if (scale_y) y_standardization_share * budget else 0
@@ -85,7 +88,7 @@ moderate_n_criterion <- function(n, p, epsilon, delta, scale_y, budget, binary =
   ranges_noise <- max(if (spread > 0) multiplier(spread, x_share / 2) else 0,
                       if (scale_y) multiplier(3, y_share) else 0)
   ranges <- spread > 0 && 2 * ranges_noise <= n / 20
-  moments <- multiplier(p + spread, if (ranges) x_share / 2 else x_share)
+  moments <- multiplier(means + spread, if (ranges) x_share / 2 else x_share)
   16 * constant_threshold(p) * moments / n
 }
 
@@ -93,10 +96,10 @@ moderate_n_criterion <- function(n, p, epsilon, delta, scale_y, budget, binary =
 # not given: 0.3, or 0.6 when the criterion at 0.3 lies in the band
 # [0.8, 1.5] (public). `standardize`: whether the fit standardizes.
 default_standardize_budget <- function(n, p, epsilon, delta, scale_y, standardize,
-                                       binary = 0) {
+                                       binary = 0, means = p) {
   k <- moderate_n_constants
   if (!standardize || !is.finite(epsilon)) return(k$budget)
-  crit <- moderate_n_criterion(n, p, epsilon, delta, scale_y, k$budget, binary)
+  crit <- moderate_n_criterion(n, p, epsilon, delta, scale_y, k$budget, binary, means)
   if (crit >= k$band[1] && crit <= k$band[2]) k$band_budget else k$budget
 }
 
@@ -108,7 +111,8 @@ plan_standardize_budget <- function(problem) {
   plan <- problem$standardization
   if (isTRUE(problem$standardize_budget_given) || is.null(plan)) return(problem)
   budget <- default_standardize_budget(problem$n, problem$p, problem$epsilon,
-                                       problem$delta, plan$scale_y, TRUE, sum(plan$binary))
+                                       problem$delta, plan$scale_y, TRUE, sum(plan$binary),
+                                       plan_mean_releases(plan, problem$p))
   others <- sum(budget_shares(problem)) - problem$standardize.budget
   if (others + budget <= 0.8) problem$standardize.budget <- budget
   problem
@@ -124,6 +128,11 @@ planned_moderate_n_criterion <- function(plan) {
   }
   f <- standardization_factors(problem, plan$path_releases)
   16 * constant_threshold(problem$p) * f[["moments"]] * plan$z / problem$n
+}
+
+# The plan's mean releases (p without mean groups).
+plan_mean_releases <- function(plan, p) {
+  if (is.null(plan$mean_groups)) p else mean_release_count(plan$mean_groups)
 }
 
 # Says, from public quantities only, when the planned standardization

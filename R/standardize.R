@@ -60,8 +60,21 @@ histogram_fine_bins <- 32L
 # (41 dummies of 46 columns, n = 6916, epsilon 1): 4% hour dummies the
 # histograms could not resolve (released counts of ~290 ones against a
 # count noise sd of 200) and a February dummy clamped to [0, 0.56].
+#
+# The means of a factor's dummies (`mean_groups`: its block of 0/1 columns
+# with disjoint supports, R/bounds.R, whose values disjoint_blocks() makes
+# so record by record) are released as one Gaussian vector per factor:
+# replacing a record moves the vector of the clamped columns' means by
+# (e_b - e_a) / n at most (one record leaves level a for level b; a shift
+# of the columns cancels), L2 sensitivity sqrt(2) / n, where the K
+# separate means cost K releases. The vector is priced as two releases
+# (its multiplier 1 / sqrt(2) of the other means'), so each of its
+# coordinates has the noise of a separate mean: a factor of K levels costs
+# 2 releases instead of K (24 hours: 2 instead of 24). Not with weights (a
+# record's weight multiplies its shifted values on every column, so the
+# vector moves on all K of them).
 standardization_plan <- function(standardize, intercept, family, y.bound, sparse, p,
-                                 epsilon, binary = NULL, blocks = NULL) {
+                                 epsilon, binary = NULL, blocks = NULL, weighted = FALSE) {
   if (!standardize) return(NULL)
   if (is.null(binary)) binary <- rep(FALSE, p)
   if (is.null(blocks)) blocks <- rep(0L, p)
@@ -69,11 +82,20 @@ standardization_plan <- function(standardize, intercept, family, y.bound, sparse
   scale_y <- dpglmnet_family(family)$standardize_response && !is.null(y.bound)
   spread <- p - sum(binary)
   ranges <- is.finite(epsilon) && (spread > 0 || scale_y)
+  mean_groups <- if (weighted) rep(0L, p) else as.integer(ifelse(binary, blocks, 0L))
+  means <- mean_release_count(mean_groups)
   list(center_x = intercept && !sparse, scale_y = scale_y, ranges = ranges,
        sparse = sparse, levels = histogram_levels, fine_bins = histogram_fine_bins,
-       binary = binary, blocks = blocks, private = is.finite(epsilon),
-       range_releases = if (ranges) spread else 0, moment_releases = p + spread,
+       binary = binary, blocks = blocks, mean_groups = mean_groups,
+       private = is.finite(epsilon),
+       range_releases = if (ranges) spread else 0, moment_releases = means + spread,
        y_releases = if (scale_y) 2 + ranges else 0)
+}
+
+# The mean releases of x, as the budget prices them: one per column
+# outside the groups, two per group (standardization_plan()).
+mean_release_count <- function(mean_groups) {
+  sum(mean_groups == 0L) + 2 * length(unique(mean_groups[mean_groups != 0L]))
 }
 
 # The public rule for releasing ranges at all: a histogram's counts have
@@ -113,12 +135,22 @@ standardization_mechanisms <- function(problem, path_releases) {
   weighted <- if (!is.null(problem$weights) && is.finite(problem$epsilon)) {
     " x W n / S (weighted; W = weights.bound, S = released weight sum)"
   } else ""
-  moments <- function(what, count, factor, prefix, spread = count, spread_what = what) {
+  moments <- function(what, count, factor, prefix, spread = count, spread_what = what,
+                      groups = 0L) {
     list(
-      mechanism(sprintf("standardization: %smean of %s, clamped",
-                        if (nzchar(weighted)) "weighted " else "", what), "gaussian", count,
-                paste0("2 w_j / n (2 w_j: width of the clamp)", weighted),
-                calibrated = TRUE, factor = factor, key = paste0(prefix, "_mean")),
+      if (count > 0) {
+        mechanism(sprintf("standardization: %smean of %s, clamped",
+                          if (nzchar(weighted)) "weighted " else "", what), "gaussian", count,
+                  paste0("2 w_j / n (2 w_j: width of the clamp)", weighted),
+                  calibrated = TRUE, factor = factor, key = paste0(prefix, "_mean"))
+      },
+      if (groups > 0) {
+        mechanism(paste("standardization: means of each factor's dummies, one vector",
+                        "per factor, clamped to [0, 1]"), "gaussian", groups,
+                  "sqrt(2) / n in L2 (one record moves from one level to another)",
+                  calibrated = TRUE, factor = factor / sqrt(2),
+                  key = paste0(prefix, "_group_mean"))
+      },
       if (spread > 0) {
         mechanism(sprintf("standardization: %ssecond moment of %s, clamped",
                           if (nzchar(weighted)) "weighted " else "", spread_what), "gaussian",
@@ -127,14 +159,20 @@ standardization_mechanisms <- function(problem, path_releases) {
                   calibrated = TRUE, factor = factor, key = paste0(prefix, "_second_moment"))
       })
   }
-  # 0/1 columns (plan$binary) have no histogram and no second moment
+  # 0/1 columns (plan$binary) have no histogram and no second moment; a
+  # factor's dummies release their means as one vector (plan$mean_groups)
   spread <- problem$p - sum(plan$binary)
   spread_what <- if (spread < problem$p) "each column of x but its 0/1 dummies" else
     "each column of x"
+  groups <- plan$mean_groups
+  if (is.null(groups)) groups <- rep(0L, problem$p)
+  grouped <- sum(groups != 0L)
   c(list(if (plan$ranges && spread > 0) {
            ranges(spread_what, spread, f[["ranges"]], "x_ranges")
          }),
-    moments("each column of x", problem$p, f[["moments"]], "x", spread, spread_what),
+    moments(if (grouped) "each column of x but its factors' dummies" else "each column of x",
+            problem$p - grouped, f[["moments"]], "x", spread, spread_what,
+            groups = length(unique(groups[groups != 0L]))),
     if (plan$scale_y) {
       c(list(if (plan$ranges) ranges("y", 1L, f[["y"]], "y_ranges")),
         moments("y", 1L, f[["y"]], "y"))
@@ -174,8 +212,12 @@ column_scales <- function(x, public_lower, public_upper, plan, key, rng, weights
   # anchors them at 0 when it holds 0, else at its midpoint), and the
   # moments below over the clamp chosen inside it: an interval [18, 90]
   # is read as such, not as [-90, 90].
+  # the factors' mean groups (standardization_plan()): none for y
+  groups <- if (is.null(plan$mean_groups) || length(plan$mean_groups) != ncol(x)) {
+    rep(0L, ncol(x))
+  } else as.integer(plan$mean_groups)
   list(x = x, n = nrow(x), p = ncol(x), public_lower = public_lower,
-       public_upper = public_upper, plan = plan, key = key,
+       public_upper = public_upper, plan = plan, key = key, groups = groups,
        secure = rng == "secure", weights = weights,
        weight_factor = weight_factor, bounded = bounded,
        lower = if (bounded) public_lower, upper = if (bounded) public_upper,
@@ -258,12 +300,30 @@ moments_sensitivity <- function(s) {
   s$mean_sensitivity <- (if (bounded) (s$upper - s$lower) / n else rep(Inf, p)) *
     s$weight_factor
   s$second_sensitivity <- s$reach^2 / n * s$weight_factor
+  # A factor's means as one vector (standardization_plan()): a record moves
+  # from one level to another, sqrt(2) times the clamp's width over n in
+  # L2 (its columns' clamps are [0, 1]; values outside the group are 0)
+  ids <- unique(s$groups[s$groups != 0L])
+  s$group_sensitivity <- vapply(ids, function(g) {
+    columns <- which(s$groups == g)
+    if (bounded && (any(s$lower[columns] != 0) || s$weight_factor != 1)) {
+      stop("internal error: a factor's means are released as one vector only on [0, 1], unweighted",
+           call. = FALSE)
+    }
+    sqrt(2) * max(s$mean_sensitivity[columns])
+  }, numeric(1))
   s
 }
 
 # (no second moment of a 0/1 column is released: it follows from its mean)
 record_moments_sensitivity <- function(ledger, s) {
-  ledger <- record_sensitivity(ledger, paste0(s$key, "_mean"), s$mean_sensitivity)
+  grouped <- s$groups != 0L
+  if (any(!grouped)) {
+    ledger <- record_sensitivity(ledger, paste0(s$key, "_mean"), s$mean_sensitivity[!grouped])
+  }
+  if (any(grouped)) {
+    ledger <- record_sensitivity(ledger, paste0(s$key, "_group_mean"), s$group_sensitivity)
+  }
   if (all(s$binary)) return(ledger)
   record_sensitivity(ledger, paste0(s$key, "_second_moment"),
                      s$second_sensitivity[!s$binary])
@@ -278,7 +338,14 @@ moments_request <- function(s, ledger) {
   if (!all(s$binary)) {
     s$second_noise[!s$binary] <- release_noise(ledger, paste0(s$key, "_second_moment"))
   }
-  s$mean_noise <- release_noise(ledger, paste0(s$key, "_mean"))
+  # (a factor's means: each coordinate of its vector at the vector's noise)
+  grouped <- s$groups != 0L
+  s$mean_noise <- rep(0, s$p)
+  if (any(!grouped)) s$mean_noise[!grouped] <- release_noise(ledger, paste0(s$key, "_mean"))
+  if (any(grouped)) {
+    per_group <- release_noise(ledger, paste0(s$key, "_group_mean"))
+    s$mean_noise[grouped] <- per_group[match(s$groups[grouped], unique(s$groups[grouped]))]
+  }
   s$request <- list(
     transform = list(lower = if (bounded) s$public_lower, upper = if (bounded) s$public_upper,
                      center = NULL, scale = NULL),
@@ -409,6 +476,7 @@ standardize_problem <- function(problem, path_releases) {
     y_plan <- plan
     y_plan$sparse <- FALSE
     y_plan$binary <- FALSE
+    y_plan$mean_groups <- NULL
     y_lower <- if (is.null(problem$y.lower)) -problem$y.bound else problem$y.lower
     y_upper <- if (is.null(problem$y.upper)) problem$y.bound else problem$y.upper
     parts$y <- draw_scales_seeds(column_scales(

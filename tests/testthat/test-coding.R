@@ -30,9 +30,11 @@ test_that("a private fit codes a factor of 3+ levels in full and reports treatme
   inside <- abs(d$x$a) < 1
   link <- cbind(1, treatment[inside, ]) %*% as.matrix(coef(fit))
   expect_lt(max(abs(predict(fit, d$x[inside, ]) - link)), 1e-8)
-  # the ledger counts the five dummies it released: g's five levels, sv, a
+  # the ledger counts what it released: the means of a and sv, and g's
+  # five levels' as one vector (R/standardize.R)
   rows <- as.data.frame(fit$privacy)
-  expect_equal(rows$count[grepl("mean of each column of x", rows$mechanism)], 7)
+  expect_equal(rows$count[grepl("mean of each column of x", rows$mechanism)], 2)
+  expect_equal(rows$count[grepl("means of each factor's dummies", rows$mechanism)], 1)
   expect_output(print(fit), "fitted with a dummy for every level")
 })
 

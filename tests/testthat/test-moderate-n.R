@@ -52,8 +52,11 @@ test_that("with 0/1 dummies the criterion counts the releases they make (a mean 
         standardize.budget = 0.3, y.bound = if (family == "gaussian") 8))
       plan <- dpglmnet:::plan_private_path(spec)
       label <- sprintf("n %d eps %g %s", n, epsilon, family)
+      # (g's six means as one vector, priced as two: a, b, sv and g's)
+      means <- dpglmnet:::plan_mean_releases(spec$standardization, ncol(design$x))
+      expect_equal(means, 5)
       expect_equal(dpglmnet:::moderate_n_criterion(n, ncol(design$x), epsilon, 1 / n^2,
-                                                   family == "gaussian", 0.3, binary),
+                                                   family == "gaussian", 0.3, binary, means),
                    dpglmnet:::planned_moderate_n_criterion(plan),
                    tolerance = 1e-6, label = label)
     }
@@ -126,9 +129,10 @@ test_that("the rule reads no data: same shapes, different values, same plan", {
   expect_identical(p1$z, p2$z)
   # the functions take public inputs only
   expect_identical(names(formals(dpglmnet:::moderate_n_criterion)),
-                   c("n", "p", "epsilon", "delta", "scale_y", "budget", "binary"))
+                   c("n", "p", "epsilon", "delta", "scale_y", "budget", "binary", "means"))
   expect_identical(names(formals(dpglmnet:::default_standardize_budget)),
-                   c("n", "p", "epsilon", "delta", "scale_y", "standardize", "binary"))
+                   c("n", "p", "epsilon", "delta", "scale_y", "standardize", "binary",
+                     "means"))
 })
 
 test_that("the fit spends the chosen share, and a given standardize.budget is kept", {

@@ -201,9 +201,11 @@ test_that("the 0/1 dummies of a data frame's factors release their mean alone", 
   count <- function(pattern) rows$count[grepl(pattern, rows$mechanism)]
   # four dummies (ga..gd: a private fit codes a factor of 4 levels in full,
   # R/coding.R) and two numeric columns: histograms and second moments of
-  # the numeric columns only, the means of all six
+  # the numeric columns only, the means of the numeric columns, and the
+  # four dummies' means as one vector (R/standardize.R)
   expect_equal(count("ranges of each column of x but its 0/1 dummies"), 2)
-  expect_equal(count("mean of each column of x"), 6)
+  expect_equal(count("mean of each column of x but its factors' dummies"), 2)
+  expect_equal(count("means of each factor's dummies, one vector per factor"), 1)
   expect_equal(count("second moment of each column of x but its 0/1 dummies"), 2)
   # the total by hand: every Gaussian row composes in GDP at its multiplier
   gaussian <- rows$type == "gaussian"
@@ -218,9 +220,19 @@ test_that("the 0/1 dummies of a data frame's factors release their mean alone", 
   expect_equal(unname(r$x_mean[dummies]), c(0.3, 0.12, 0.03), tolerance = 0.1)
   # its second moment's sensitivity is never recorded: only the numeric columns'
   expect_length(fit$privacy$sensitivities$x_second_moment, 2)
-  # the sensitivities: a dummy's mean 1 / n (its interval's width); the
-  # numeric columns' second moments reach^2 / n about the clamp's midpoint
-  expect_equal(fit$privacy$sensitivities$x_mean[dummies], rep(1 / n, 3))
+  # the sensitivities: a numeric column's mean its clamp's width / n, the
+  # factor's vector of means sqrt(2) / n (one record changes level), at a
+  # multiplier 1 / sqrt(2) of the other means': each dummy's mean has the
+  # noise sd of a separate mean over [0, 1], 1 / n times their multiplier;
+  # the numeric columns' second moments reach^2 / n about the clamp's midpoint
+  expect_equal(fit$privacy$sensitivities$x_group_mean, sqrt(2) / n)
+  expect_equal(fit$privacy$sensitivities$x_mean,
+               unname(r$x_upper[4:5] - r$x_lower[4:5]) / n)
+  m <- fit$privacy$mechanisms
+  multiplier <- function(key) m$noise_multiplier[m$key == key]
+  expect_equal(multiplier("x_group_mean"), multiplier("x_mean") / sqrt(2))
+  expect_equal(dpglmnet:::release_noise(fit$privacy, "x_group_mean"),
+               multiplier("x_mean") / n)
   reach <- (r$x_upper[4:5] - r$x_lower[4:5]) / 2
   expect_equal(fit$privacy$sensitivities$x_second_moment, unname(reach^2 / n))
 
