@@ -18,9 +18,10 @@
 # 1.16 / 1.11; hotel_rates 1.70 / 1.28 / 1.21 -> 1.64 / 1.21 / 1.17;
 # Bikeshare (24 hours, 12 months) 1.63 / 1.28 / 1.22 -> 1.65 / 1.19 / 1.16;
 # diamonds' price > 10000 1.92 / 1.90 / 1.51 -> 1.71 / 1.49 / 1.34. The
-# cost: one more release per factor; Wage at epsilon 0.5 crossed the
-# moderate-n threshold and became the intercept alone (1.21 -> 1.53), OJ
-# at 2 1.10 -> 1.20 (inst/bench/results/2026-11-27-session20.md).
+# cost: one more dummy per factor; OJ at epsilon 2 1.10 -> 1.20, and Wage
+# at 0.5 crossed the moderate-n threshold (1.21 -> 1.53) until the
+# factors' means were released as one vector each (R/standardize.R:
+# 1.18) (inst/bench/results/2026-11-27-session20.md).
 #
 # The map is exact for the linear predictor; the penalty is the full
 # coding's: every level is shrunk towards the others rather than towards

@@ -213,9 +213,12 @@ column_scales <- function(x, public_lower, public_upper, plan, key, rng, weights
   # moments below over the clamp chosen inside it: an interval [18, 90]
   # is read as such, not as [-90, 90].
   # the factors' mean groups (standardization_plan()): none for y
-  groups <- if (is.null(plan$mean_groups) || length(plan$mean_groups) != ncol(x)) {
-    rep(0L, ncol(x))
-  } else as.integer(plan$mean_groups)
+  # (a plan's groups that do not fit x would release more means than the
+  # ledger prices: an error, never a silent fallback)
+  if (!is.null(plan$mean_groups) && length(plan$mean_groups) != ncol(x)) {
+    stop("internal error: the factors' mean groups do not fit the columns", call. = FALSE)
+  }
+  groups <- if (is.null(plan$mean_groups)) rep(0L, ncol(x)) else as.integer(plan$mean_groups)
   list(x = x, n = nrow(x), p = ncol(x), public_lower = public_lower,
        public_upper = public_upper, plan = plan, key = key, groups = groups,
        secure = rng == "secure", weights = weights,
@@ -318,6 +321,17 @@ moments_sensitivity <- function(s) {
 # (no second moment of a 0/1 column is released: it follows from its mean)
 record_moments_sensitivity <- function(ledger, s) {
   grouped <- s$groups != 0L
+  # (the releases made are the ones the ledger planned: a column's mean
+  # each, a vector per group)
+  planned <- function(key) {
+    row <- match(paste0(s$key, key), ledger$mechanisms$key)
+    if (is.na(row)) 0L else ledger$mechanisms$count[row]
+  }
+  if (is.finite(ledger$target_epsilon) &&
+      (planned("_mean") != sum(!grouped) ||
+       planned("_group_mean") != length(unique(s$groups[grouped])))) {
+    stop("internal error: the standardization's means differ from the ledger's", call. = FALSE)
+  }
   if (any(!grouped)) {
     ledger <- record_sensitivity(ledger, paste0(s$key, "_mean"), s$mean_sensitivity[!grouped])
   }
@@ -414,11 +428,12 @@ after_moments <- function(s, moments) {
 # own (what standardize_problem() does for x and y together; tests).
 release_column_scales <- function(x, public_lower, public_upper, plan, noise_ranges,
                                   noise_moments, rng, weights = NULL, weight_factor = 1) {
-  row <- function(key, multiplier) {
-    mechanism(key, "gaussian", 1, key, noise_multiplier = multiplier, key = key)
+  row <- function(key, multiplier, count = 1) {
+    mechanism(key, "gaussian", count, key, noise_multiplier = multiplier, key = key)
   }
+  plan$mean_groups <- NULL
   ledger <- list(target_epsilon = 1, sensitivities = list(), mechanisms = mechanism_table(list(
-    row("x_ranges", noise_ranges), row("x_mean", noise_moments),
+    row("x_ranges", noise_ranges), row("x_mean", noise_moments, ncol(x)),
     row("x_second_moment", noise_moments))))
   s <- draw_scales_seeds(column_scales(x, public_lower, public_upper, plan, "x", rng,
                                        weights, weight_factor))
