@@ -86,12 +86,28 @@ full_coding_factors <- function(values, frame, terms, categorical) {
   # fits; a margin (p < n / 4 with the extra dummies) keeps every
   # cv.dpglmnet() training part on the same side of that rule.
   if (length(full)) {
-    treatment_p <- ncol(stats::model.matrix(terms, frame[1L, , drop = FALSE])) - 1L
-    if (treatment_p + length(full) >= coding_constants$max_p_ratio * nrow(frame)) {
+    treatment_p <- treatment_columns(frame, terms)
+    if (is.na(treatment_p) ||
+        treatment_p + length(full) >= coding_constants$max_p_ratio * nrow(frame)) {
       return(character())
     }
   }
   full
+}
+
+# The columns of the treatment expansion, from one record with every
+# categorical column's levels (model.matrix() takes a character or
+# logical column's levels from its values); NA where the expansion fails
+# (the expansion itself then reports it).
+treatment_columns <- function(frame, terms) {
+  one <- frame[1L, , drop = FALSE]
+  for (v in names(one)) {
+    values <- frame[[v]]
+    if (is.character(values) || is.logical(values)) {
+      one[[v]] <- factor(one[[v]], levels = sort(unique(values)))
+    }
+  }
+  tryCatch(ncol(stats::model.matrix(terms, one)) - 1L, error = function(e) NA_integer_)
 }
 
 # model.matrix()'s contrasts.arg entry of a factor coded in full: the

@@ -167,3 +167,25 @@ test_that("a level's update noise counts the baseline's too", {
                unname(sqrt(inner[c("gb", "gc")]^2 + inner["ga"]^2)))
   expect_equal(outer[c("a", "sv")], inner[c("a", "sv")])
 })
+
+test_that("character and logical columns beside a coded factor (the count of columns)", {
+  set.seed(8)
+  n <- 2000
+  d <- data.frame(a = rnorm(n), ch = sample(c("x", "y", "z", "w"), n, TRUE),
+                  lg = sample(c(TRUE, FALSE), n, TRUE),
+                  f = factor(sample(letters[1:5], n, TRUE)), stringsAsFactors = FALSE)
+  y <- d$a + (d$f == "b") + rnorm(n)
+  tm <- terms(~ ., data = d)
+  expect_identical(dpglmnet:::treatment_columns(d, tm), ncol(model.matrix(tm, d)) - 1L)
+  expect_identical(dpglmnet:::full_coding_factors(list(), d, tm, c("ch", "lg", "f")),
+                   c("ch", "f"))
+  set.seed(1)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(d, y, epsilon = 1, nlambda = 3,
+                                           x.bounds = list(a = 4), y.bound = 10))
+  expect_identical(fit$settings$full_coding, c("ch", "f"))
+  treatment <- model.matrix(~ ., d)[, -1]
+  expect_identical(rownames(fit$beta), colnames(treatment))
+  inside <- abs(d$a) < 1
+  expect_lt(max(abs(predict(fit, d[inside, ]) -
+                      cbind(1, treatment[inside, ]) %*% as.matrix(coef(fit)))), 1e-8)
+})
