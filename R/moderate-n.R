@@ -130,9 +130,9 @@ planned_moderate_n_criterion <- function(plan) {
   16 * constant_threshold(problem$p) * f[["moments"]] * plan$z / problem$n
 }
 
-# The plan's mean releases (p without mean groups).
+# The plan's mean releases (standardization_plan(); p for a plan without them).
 plan_mean_releases <- function(plan, p) {
-  if (is.null(plan$mean_groups)) p else mean_release_count(plan$mean_groups)
+  if (is.null(plan$mean_releases)) p else plan$mean_releases
 }
 
 # Says, from public quantities only, when the planned standardization

@@ -83,12 +83,12 @@ standardization_plan <- function(standardize, intercept, family, y.bound, sparse
   spread <- p - sum(binary)
   ranges <- is.finite(epsilon) && (spread > 0 || scale_y)
   mean_groups <- if (weighted) rep(0L, p) else as.integer(ifelse(binary, blocks, 0L))
-  means <- mean_release_count(mean_groups)
+  mean_releases <- mean_release_count(mean_groups)
   list(center_x = intercept && !sparse, scale_y = scale_y, ranges = ranges,
        sparse = sparse, levels = histogram_levels, fine_bins = histogram_fine_bins,
        binary = binary, blocks = blocks, mean_groups = mean_groups,
-       private = is.finite(epsilon),
-       range_releases = if (ranges) spread else 0, moment_releases = means + spread,
+       mean_releases = mean_releases, private = is.finite(epsilon),
+       range_releases = if (ranges) spread else 0, moment_releases = mean_releases + spread,
        y_releases = if (scale_y) 2 + ranges else 0)
 }
 
@@ -221,6 +221,7 @@ column_scales <- function(x, public_lower, public_upper, plan, key, rng, weights
   groups <- if (is.null(plan$mean_groups)) rep(0L, ncol(x)) else as.integer(plan$mean_groups)
   list(x = x, n = nrow(x), p = ncol(x), public_lower = public_lower,
        public_upper = public_upper, plan = plan, key = key, groups = groups,
+       group_ids = unique(groups[groups != 0L]),
        secure = rng == "secure", weights = weights,
        weight_factor = weight_factor, bounded = bounded,
        lower = if (bounded) public_lower, upper = if (bounded) public_upper,
@@ -306,8 +307,7 @@ moments_sensitivity <- function(s) {
   # A factor's means as one vector (standardization_plan()): a record moves
   # from one level to another, sqrt(2) times the clamp's width over n in
   # L2 (its columns' clamps are [0, 1]; values outside the group are 0)
-  ids <- unique(s$groups[s$groups != 0L])
-  s$group_sensitivity <- vapply(ids, function(g) {
+  s$group_sensitivity <- vapply(s$group_ids, function(g) {
     columns <- which(s$groups == g)
     if (bounded && (any(s$lower[columns] != 0) || s$weight_factor != 1)) {
       stop("internal error: a factor's means are released as one vector only on [0, 1], unweighted",
@@ -329,7 +329,7 @@ record_moments_sensitivity <- function(ledger, s) {
   }
   if (is.finite(ledger$target_epsilon) &&
       (planned("_mean") != sum(!grouped) ||
-       planned("_group_mean") != length(unique(s$groups[grouped])))) {
+       planned("_group_mean") != length(s$group_ids))) {
     stop("internal error: the standardization's means differ from the ledger's", call. = FALSE)
   }
   if (any(!grouped)) {
@@ -358,7 +358,7 @@ moments_request <- function(s, ledger) {
   if (any(!grouped)) s$mean_noise[!grouped] <- release_noise(ledger, paste0(s$key, "_mean"))
   if (any(grouped)) {
     per_group <- release_noise(ledger, paste0(s$key, "_group_mean"))
-    s$mean_noise[grouped] <- per_group[match(s$groups[grouped], unique(s$groups[grouped]))]
+    s$mean_noise[grouped] <- per_group[match(s$groups[grouped], s$group_ids)]
   }
   s$request <- list(
     transform = list(lower = if (bounded) s$public_lower, upper = if (bounded) s$public_upper,
