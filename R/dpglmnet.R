@@ -44,7 +44,12 @@
 #' multiplies every coefficient); the columns of `x` share the rest. A
 #' column whose released spread cannot be told from the noise is treated as
 #' constant (coefficient exactly 0, with a warning), so no coefficient is
-#' noise divided by a noisy scale; DP-CD takes no step on it (nor on a
+#' noise divided by a noisy scale, unless its released counts show records
+#' in two places (on both sides of an edge between the 32 equal bins, each
+#' side clearly above the counts' noise): such a column is not constant,
+#' and it keeps the smallest scale its noise can resolve (a coefficient
+#' shrunk towards 0, with a warning; `summary()`'s `floored`). DP-CD takes
+#' no step on a constant column (nor on a
 #' column with `lower.limits` and `upper.limits` both 0), and the path's
 #' budget is spread over the coordinates that move: fewer releases, each
 #' with less noise, at the same privacy cost (the ledger's path row says
@@ -516,8 +521,10 @@
 #'   give the same fit as the interval \[-b, b\]. A column far from 0
 #'   against its spread needs an interval: the private standardization
 #'   locates a column to about 1/32 of its interval, so a year in
-#'   2000-2015 with the symmetric bound 4030 reads as constant (the fit
-#'   warns, and suggests an interval), with `c(1995, 2020)` it does not.
+#'   2000-2014 with the symmetric bound 4030 reads as constant (the fit
+#'   warns, and suggests an interval; 2000-2015, which straddles the edge of
+#'   two of those bins at 2015, is kept at the scale floor), with
+#'   `c(1995, 2020)` it does not.
 #'   A bound far below the data makes a column
 #'   (nearly) two-valued at its bounds, and the fit a model of the clamped
 #'   column: the fit warns when a column's released second moment about the

@@ -197,6 +197,8 @@ standardization_tables <- function(object) {
     columns$constant <- r$x_constant
     # kept at the scale floor: their spread could not be resolved (R/standardize.R)
     if (any(r$x_unresolved)) columns$unresolved <- r$x_unresolved
+    # at the scale floor though their released counts show spread
+    if (any(r$x_floored)) columns$floored <- r$x_floored
   }
   if (!is.null(noise)) columns$noise_sd <- unname(noise)
   list(columns = columns, response = response)

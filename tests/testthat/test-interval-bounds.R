@@ -218,14 +218,15 @@ test_that("an interval standardizes a column with less released noise than its e
 })
 
 test_that("a year inside symmetric bounds is dropped with a hint to give an interval", {
-  # years 2000-2015 with bound 4030: the histograms resolve the column to
-  # 1/32 of [-4030, 4030], too coarse for its spread, so it reads as
-  # constant; the warning (from released values: the clamp excludes 0)
-  # points to an interval, which resolves it (a column near 0 is resolved
-  # by the log-spaced bins about 0: sd 1e-3 with bound 100 reads as 0.001)
+  # years 2000-2014 with bound 4030: the histograms resolve the column to
+  # 1/32 of [-4030, 4030] (one fine bin, [1763, 2015)), too coarse for its
+  # spread, so it reads as constant; the warning (from released values: the
+  # clamp excludes 0) points to an interval, which resolves it (a column
+  # near 0 is resolved by the log-spaced bins about 0: sd 1e-3 with bound
+  # 100 reads as 0.001)
   n <- 5000
   set.seed(1)
-  x <- cbind(year = sample(2000:2015, n, TRUE), z = rnorm(n))
+  x <- cbind(year = sample(2000:2014, n, TRUE), z = rnorm(n))
   y <- 0.1 * (x[, "year"] - 2007) + x[, "z"] + rnorm(n)
   set.seed(2)
   seen <- dpglmnet_warnings(fit <- dpglmnet(x, y, epsilon = 1, x.bounds = c(4030, 5),
@@ -238,6 +239,27 @@ test_that("a year inside symmetric bounds is dropped with a hint to give an inte
                                             x.bounds = list(year = c(1995, 2020), z = 5)))
   expect_false(any(grepl("one side of 0", seen, fixed = TRUE)))
   expect_equal(unname(coef(fit)["year", ncol(coef(fit))]), 0.1, tolerance = 0.5)
+})
+
+test_that("a year whose counts straddle a fine bin's edge is floored, not dropped", {
+  # years 2000-2015 with bound 4030: 2015 is the edge of two fine bins, so
+  # the released counts show values in two places; its moments still cannot
+  # resolve the spread, so it keeps the scale floor (a coefficient shrunk
+  # towards 0, not 0) and the warning points to tighter bounds
+  n <- 5000
+  set.seed(1)
+  x <- cbind(year = sample(2000:2015, n, TRUE), z = rnorm(n))
+  y <- 0.1 * (x[, "year"] - 2007) + x[, "z"] + rnorm(n)
+  set.seed(2)
+  seen <- dpglmnet_warnings(fit <- dpglmnet(x, y, epsilon = 1, x.bounds = c(4030, 5),
+                                            y.bound = 10))
+  r <- fit$settings$standardization
+  expect_false(r$x_constant[1L])
+  expect_true(r$x_floored[1L])
+  slope <- unname(coef(fit)["year", ncol(coef(fit))])
+  expect_gt(slope, 0)
+  expect_lt(slope, 0.2)
+  expect_true(any(grepl("(year).*show values in more than one place.*x.bounds", seen)))
 })
 
 test_that("magnitude sensitivities use the envelope max(|lower|, |upper|)", {

@@ -393,3 +393,69 @@ test_that("a coded column below 0 keeps its values on a log edge; a short log bi
     expect_gt(coef(fit)[2, 1], 0.3)
   }
 })
+
+test_that("a column whose released counts show spread is floored, never constant", {
+  # years 0-20, a tenth top-coded at 20, bound 40 (as crude bounds are), and
+  # a constant column: with exact-ish counts and moments too noisy to
+  # resolve either spread, the first keeps the scale floor (the counts show
+  # it in many fine bins), the second is constant (one bin)
+  set.seed(11)
+  n <- 2000
+  years <- c(sample(0:19, 0.9 * n, replace = TRUE), rep(20, 0.1 * n))
+  x <- cbind(years = years, three = 3)
+  plan <- dpglmnet:::standardization_plan(TRUE, TRUE, "gaussian", NULL, FALSE, 2, 1)
+  released <- replicate(20, simplify = FALSE, dpglmnet:::release_column_scales(
+    x, c(-40, -40), c(40, 40), plan, noise_ranges = 0.5, noise_moments = 2000, "seeded"))
+  for (xs in released) {
+    expect_identical(xs$floored, c(TRUE, FALSE))
+    expect_identical(xs$constant, c(FALSE, TRUE))
+    expect_false(any(xs$unresolved))
+    # at the floor: a finite scale, at least what the noise can resolve
+    expect_true(is.finite(xs$sd[1]) && xs$sd[1] > 0)
+  }
+  # with moments that resolve it, the spread is released as usual
+  exact <- dpglmnet:::release_column_scales(x, c(-40, -40), c(40, 40), plan,
+                                            noise_ranges = 0.5, noise_moments = 0, "seeded")
+  expect_identical(exact$floored, c(FALSE, FALSE))
+  expect_equal(exact$sd[1], sqrt(mean((years - mean(years))^2)), tolerance = 1e-6)
+  # without the counts' evidence (no ranges released) the old rule stands
+  no_ranges <- plan
+  no_ranges$ranges <- FALSE
+  xs <- dpglmnet:::release_column_scales(x, c(-40, -40), c(40, 40), no_ranges, 0, 2000,
+                                         "seeded")
+  expect_false(any(xs$floored))
+})
+
+test_that("a floored column is named in a warning built from released values", {
+  # the years column beside 30 normal ones at epsilon 1: in some fits the
+  # moments cannot resolve its spread (a clamp twice its range); it is then
+  # floored and named, never constant
+  set.seed(12)
+  n <- 3000
+  years <- c(sample(0:19, 0.9 * n, replace = TRUE), rep(20, 0.1 * n))
+  x <- cbind(years = years, matrix(rnorm(n * 30), n, 30))
+  y <- 0.3 * years + rnorm(n)
+  warnings <- character()
+  fits <- lapply(1:8, function(seed) {
+    set.seed(seed)
+    withCallingHandlers(
+      dpglmnet(x, y, epsilon = 1, x.bounds = c(40, rep(5, 30)), y.bound = 30,
+               lambda = 0.01),
+      warning = function(w) {
+        warnings <<- c(warnings, conditionMessage(w))
+        invokeRestart("muffleWarning")
+      })
+  })
+  r <- lapply(fits, function(f) f$settings$standardization)
+  floored <- vapply(r, function(s) s$x_floored[1], logical(1))
+  expect_false(any(vapply(r, function(s) s$x_constant[1], logical(1))))
+  expect_gte(sum(floored), 1)
+  expect_true(any(grepl("years.*show values in more than one", warnings)))
+  # a floored column's coefficient is at most its noise over the floor, not
+  # a blow-up: the fit still finds the slope 0.3 (sd(years) ~ 6)
+  slope <- vapply(fits[floored], function(f) as.numeric(coef(f)["years", 1]), numeric(1))
+  expect_true(all(abs(slope - 0.3) < 0.3))
+  # summary() shows the floored columns
+  shown <- summary(fits[[which(floored)[1]]])$columns
+  expect_true(shown$floored[1])
+})
