@@ -227,7 +227,19 @@ dpcd_blocks <- function(problem) {
 # Bikeshare 1.38 / 1.28 / 1.30 / 2.13; Wage 1.17 / 1.19 / 1.22 / 1.54
 # (before blocks: 19.8, 1.56, 1.15). With the schedule counting
 # coordinates (as now): txhousing 5.07, Bikeshare 1.28, Wage 1.18.
-block_clip_reach <- 2
+# Recalibrated once a factor's means were released as one vector (more
+# rare levels resolved, so larger v): a trade-off between levels with
+# weak effects, whose larger clips only add noise (hotel_rates' 99
+# countries), and levels with large ones, which the clip slows (txhousing's
+# 45 cities). cv.dpglmnet() over cv.glmnet, 9 fits per row, epsilon 0.5 /
+# 1 / 2, block_clip_reach 2 / 3 / 4 / 6: hotel 1.40 / 1.26 / 1.31, 1.36 /
+# 1.20 / 1.21, 1.34 / 1.17 / 1.16, 1.34 / 1.15 / 1.13; txhousing 2.78 /
+# 1.90 / 1.62, 2.97 / 1.97 / 1.58, 3.14 / 2.10 / 1.59, 3.32 / 2.33 / 1.63;
+# Bikeshare at 1 / 2 1.20 / 1.16, 1.17 / 1.13, 1.16 / 1.12, 1.17 / 1.11;
+# diamonds' price > 10000 at 1 1.43, 1.38, 1.37, 1.38; deliveries at 1
+# 1.18, 1.16, 1.16, 1.16 (inst/bench/results/2026-11-27-session21.md).
+# 3: the smallest mean log ratio over those 15 rows.
+block_clip_reach <- 3
 
 block_clip_factor <- function(problem) {
   blocks <- dpcd_blocks(problem)

@@ -92,15 +92,16 @@ test_that("DP-CD charges one release per block and pass, at unchanged noise per 
   # each coordinate's noise: the row's multiplier times 2 C_j / n
   clip <- fit$settings$coordinate_clip
   expect_equal(fit$settings$noise_sd, path$noise_multiplier * 2 * clip / 4000)
-  # the dummies' clip is raised by sqrt(max(1, (1 / sd) / 2)), sd from the
+  # the dummies' clip is raised by sqrt(max(1, (1 / sd) / 3)), sd from the
   # released mean (the uncentred dummy's largest value is 1 / sd)
   # (over the paper's sqrt(M_j / tr M) C of every coordinate; sexM, one
   # dummy, is not in a block)
   scale <- fit$settings$standardization$x_scale
   smoothness <- fit$settings$smoothness_values
   raised <- (clip[3:6] / sqrt(smoothness[3:6])) / (clip[2] / sqrt(smoothness[2]))
-  expect_equal(raised, sqrt(pmax(1, scale[3:6] / 2)), tolerance = 1e-8)
-  expect_gt(max(raised), 1.5)
+  expect_equal(dpglmnet:::block_clip_reach, 3)
+  expect_equal(raised, sqrt(pmax(1, scale[3:6] / 3)), tolerance = 1e-8)
+  expect_gt(max(raised), 1.2)
   # the total by hand: every row Gaussian, composed in GDP
   expect_true(all(rows$type == "gaussian"))
   mu <- sqrt(sum(rows$count / rows$noise_multiplier^2))
