@@ -263,13 +263,12 @@ after_ranges <- function(s, r, count_sd) {
   # the column is not constant, whatever its released moments say
   # (post-processing of the released counts; after_moments()).
   fine <- r$counts[-seq_len(2L * s$plan$levels + 1L), , drop = FALSE]
-  # (only the fine bins that overlap the released clamp: the others were
-  # found empty, and their noise would hide the records)
-  step <- (s$public_upper - s$public_lower) / nrow(fine)
-  edges <- outer(seq_len(nrow(fine)) - 1, step) + rep(s$public_lower, each = nrow(fine))
-  inside <- edges < rep(s$upper, each = nrow(fine)) &
-    edges + rep(step, each = nrow(fine)) > rep(s$lower, each = nrow(fine))
-  s$spread <- counts_show_spread(fine, count_sd, inside)
+  # (only the fine bins of the released clamp, as choose_clamp() reads
+  # them, histogram.h: the others were found empty, and their noise would
+  # hide the records)
+  s$spread <- counts_show_spread(fine, count_sd,
+                                 clamp_fine_bins(s$public_lower, s$public_upper, r$lower,
+                                                 r$upper, nrow(fine)))
   # released counts (post-processing): half of them in an outermost coarse bin
   outer <- pmax(r$counts[1L, ], r$counts[2L * s$plan$levels + 1L, ])
   s$at_bound <- outer > s$n / 2
@@ -686,6 +685,23 @@ constant_threshold <- function(p) max(2, stats::qnorm(1 - 0.5 / p))
 # tenth top-coded at 20, bound 40, epsilon 1: constant in 3 fits of 20 at
 # 4 sds, in none at 3.5 (in 12 resolved, in 8 floored).
 spread_count_sds <- 3.5
+
+# The fine bins (bins x columns, TRUE inside) of each column's clamp [lo,
+# hi], as choose_clamp() finds them (histogram.h): L equal bins over the
+# public interval, from the bin of lo to the bin of hi, where a clamp
+# ending at or below the public anchor (0 when the interval holds it,
+# else its midpoint) holds the records at hi, which lie in the bin that
+# starts there; above it, hi is the open end of the bin below.
+clamp_fine_bins <- function(public_lower, public_upper, lo, hi, bins) {
+  step <- (public_upper - public_lower) / bins
+  bin_of <- function(v) pmin(pmax(floor((v - public_lower) / step), 0), bins - 1)
+  anchor <- ifelse(public_lower <= 0 & 0 <= public_upper, 0, 0.5 * (public_lower + public_upper))
+  first <- bin_of(lo)
+  last <- pmax(ifelse(hi <= anchor & hi < public_upper, bin_of(hi), bin_of(hi - 1e-9 * step)),
+               first)
+  k <- seq_len(bins) - 1
+  outer(k, first, `>=`) & outer(k, last, `<=`)
+}
 
 counts_show_spread <- function(fine, count_sd, inside = NULL) {
   if (!is.null(inside)) fine[!inside] <- 0

@@ -413,6 +413,19 @@ test_that("a column whose released counts show spread is floored, never constant
     # at the floor: a finite scale, at least what the noise can resolve
     expect_true(is.finite(xs$sd[1]) && xs$sd[1] > 0)
   }
+  # a clamp ending at or below the anchor holds the records at its end
+  # (histogram.h): two values below 0 read as spread as their mirror does
+  two <- cbind(below = sample(c(-2, -1), n, TRUE), above = sample(c(1, 2), n, TRUE))
+  for (k in 1:5) {
+    xs <- dpglmnet:::release_column_scales(two, c(-8, -8), c(8, 8), plan, noise_ranges = 0.5,
+                                           noise_moments = 2000, "seeded")
+    expect_identical(xs$floored, c(TRUE, TRUE))
+  }
+  # the bins of a clamp, as choose_clamp() reads them
+  inside <- dpglmnet:::clamp_fine_bins(c(-8, -8, 1), c(8, 8, 9), c(-2, 1, 3), c(-1, 2.5, 9), 32)
+  expect_equal(which(inside[, 1]) - 1L, 12:14)  # [-2, -1] and the bin at -1
+  expect_equal(which(inside[, 2]) - 1L, 18:20)  # [1, 2.5): its top is open
+  expect_equal(which(inside[, 3]) - 1L, 8:31)   # [3, 9] of [1, 9]
   # with moments that resolve it, the spread is released as usual
   exact <- dpglmnet:::release_column_scales(x, c(-40, -40), c(40, 40), plan,
                                             noise_ranges = 0.5, noise_moments = 0, "seeded")
