@@ -489,3 +489,20 @@ test_that("records next to the clamp are not cut with a long empty tail", {
   expect_gte(mean(lower <= 0.01), 0.4)
   expect_true(all(lower >= -2.5))
 })
+
+test_that("a released clamp always lies inside its public interval, lower below upper", {
+  # 0 at an end of the interval: half the coarse bins lie beyond it, and
+  # counts that are mostly noise (n = 100, count noise sd 400) once gave
+  # [0.162, 0] for [-5.2, 0] (an independent review); such a cut now falls
+  # back to the public interval
+  set.seed(1)
+  n <- 100
+  x <- cbind(a = -runif(n, 0, 5.2), b = runif(n, 0, 3))
+  plan <- dpglmnet:::standardization_plan(TRUE, TRUE, "gaussian", NULL, FALSE, 2, 1)
+  ok <- replicate(4000, {
+    s <- dpglmnet:::release_column_scales(x, c(-5.2, 0), c(0, 3), plan, noise_ranges = 200,
+                                          noise_moments = 0, "seeded")
+    all(s$lower < s$upper & s$lower >= c(-5.2, 0) & s$upper <= c(0, 3))
+  })
+  expect_true(all(ok))
+})
