@@ -217,6 +217,19 @@ test_that("an interval standardizes a column with less released noise than its e
   expect_lt(sd_interval, 0.6 * sd_symmetric)
 })
 
+# Years (and a normal column) with slope 0.1 on the year, fitted at epsilon 1
+# with the symmetric bound 4030 for the year: the data, the fit and its
+# warnings.
+year_data <- function(years, n = 5000) {
+  set.seed(1)
+  x <- cbind(year = sample(years, n, TRUE), z = rnorm(n))
+  y <- 0.1 * (x[, "year"] - 2007) + x[, "z"] + rnorm(n)
+  set.seed(2)
+  seen <- dpglmnet_warnings(fit <- dpglmnet(x, y, epsilon = 1, x.bounds = c(4030, 5),
+                                            y.bound = 10))
+  list(x = x, y = y, fit = fit, seen = seen)
+}
+
 test_that("a year inside symmetric bounds is dropped with a hint to give an interval", {
   # years 2000-2014 with bound 4030: the histograms resolve the column to
   # 1/32 of [-4030, 4030] (one fine bin, [1763, 2015)), too coarse for its
@@ -224,13 +237,11 @@ test_that("a year inside symmetric bounds is dropped with a hint to give an inte
   # clamp excludes 0) points to an interval, which resolves it (a column
   # near 0 is resolved by the log-spaced bins about 0: sd 1e-3 with bound
   # 100 reads as 0.001)
-  n <- 5000
-  set.seed(1)
-  x <- cbind(year = sample(2000:2014, n, TRUE), z = rnorm(n))
-  y <- 0.1 * (x[, "year"] - 2007) + x[, "z"] + rnorm(n)
-  set.seed(2)
-  seen <- dpglmnet_warnings(fit <- dpglmnet(x, y, epsilon = 1, x.bounds = c(4030, 5),
-                                            y.bound = 10))
+  d <- year_data(2000:2014)
+  x <- d$x
+  y <- d$y
+  fit <- d$fit
+  seen <- d$seen
   expect_true(fit$settings$standardization$x_constant[1L])
   expect_equal(unname(coef(fit)["year", ncol(coef(fit))]), 0)
   expect_true(any(grepl("released range of year lies on one side of 0", seen, fixed = TRUE)))
@@ -246,13 +257,9 @@ test_that("a year whose counts straddle a fine bin's edge is floored, not droppe
   # the released counts show values in two places; its moments still cannot
   # resolve the spread, so it keeps the scale floor (a coefficient shrunk
   # towards 0, not 0) and the warning points to tighter bounds
-  n <- 5000
-  set.seed(1)
-  x <- cbind(year = sample(2000:2015, n, TRUE), z = rnorm(n))
-  y <- 0.1 * (x[, "year"] - 2007) + x[, "z"] + rnorm(n)
-  set.seed(2)
-  seen <- dpglmnet_warnings(fit <- dpglmnet(x, y, epsilon = 1, x.bounds = c(4030, 5),
-                                            y.bound = 10))
+  d <- year_data(2000:2015)
+  fit <- d$fit
+  seen <- d$seen
   r <- fit$settings$standardization
   expect_false(r$x_constant[1L])
   expect_true(r$x_floored[1L])
