@@ -506,3 +506,34 @@ test_that("a released clamp always lies inside its public interval, lower below 
   })
   expect_true(all(ok))
 })
+
+test_that("y's range histogram is afforded on its own noise, kept where x's are swamped", {
+  # car_prices-like (modeldata: 643 records, 17 columns, log price near 10
+  # with y.bound 22, epsilon 2): x's histograms are swamped (count noise
+  # above n / 20), y's are not. Decided jointly, both were off and y's mean
+  # was released over [-22, 22] with noise sd 0.54 (1.6 off in one draw).
+  set.seed(11)
+  n <- 643
+  x <- matrix(rbinom(n * 17, 1, 0.5), n, 17)
+  y <- 10 + 0.3 * rnorm(n)
+  errors <- vapply(1:6, function(seed) {
+    set.seed(seed)
+    fit <- suppressWarnings(dpglmnet(x, y, epsilon = 2, x.bounds = 2, y.bound = 22))
+    rows <- as.data.frame(fit$privacy)$mechanism
+    expect_true(any(grepl("ranges of y", rows)))
+    expect_false(any(grepl("ranges of each column of x", rows)))
+    fit$settings$standardization$y_mean - mean(y)
+  }, numeric(1))
+  # (over the public interval: 0.03-1.6 in the same six draws)
+  expect_lt(max(abs(errors)), 0.15)
+  # where y's are swamped too, neither is released (the rule x's had)
+  x5 <- x[, 1:5] * 1.0
+  plan <- function(budget) {
+    dpglmnet:::plan_private_path(dpglmnet:::checked_spec(x5, y, list(
+      epsilon = 4, x.bounds = 2, y.bound = 22, solver = "dpcd",
+      standardize.budget = budget)))$mechanisms$mechanism
+  }
+  expect_true(all(c("x", "y") %in% sub(".*ranges of (each column of )?(x|y).*", "\\2",
+                                        grep("ranges", plan(0.3), value = TRUE))))
+  expect_false(any(grepl("ranges", plan(0.03))))
+})
