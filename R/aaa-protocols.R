@@ -15,7 +15,10 @@
 #   start_release(problem)    the mechanism behind a private lambda_max (used
 #                             when no lambda is given);
 #   setup(problem)            its constants (smoothness, steps, clipping), on
-#                             the standardized problem;
+#                             the standardized problem; a setup that makes
+#                             releases of its own (R/intercept.R: y's range)
+#                             returns the ledger with their sensitivities
+#                             as `ledger`, which the fit then carries;
 #   sensitivity(problem, setup, lambda)  the replace-one sensitivities of
 #                             its releases, by the `key` of their ledger rows
 #                             ("lambda_max", "path", "path_intercept"): one

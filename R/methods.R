@@ -222,9 +222,14 @@ print.summary.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), 
               x$family, x$nobs, x$nvars, x$intercept))
   if (isTRUE(s$intercept_only)) {
     # the intercept alone (R/intercept.R): one release, no passes or clip
+    # (a gaussian y: clamped to the range released first within its public
+    # interval)
+    public <- s$intercept_public_interval
     cat(sprintf(paste0("Solver: %s: the intercept alone (every coefficient 0), the mean",
-                       " of y clamped to [%g, %g] with %s noise of scale %.4g\n\n"),
-                s$solver, s$intercept_interval[1L], s$intercept_interval[2L],
+                       " of y clamped to %s[%g, %g]%s with %s noise of scale %.4g\n\n"),
+                s$solver, if (length(public)) "its released range " else "",
+                s$intercept_interval[1L], s$intercept_interval[2L],
+                if (length(public)) sprintf(" (within [%g, %g])", public[1L], public[2L]) else "",
                 s$intercept_noise, s$intercept_noise_scale))
   } else if (identical(s$path_parameter, "radius")) {
     cat(sprintf("Solver: %s over the l1 ball, %g steps per radius, step %g, clip %g\n",

@@ -203,6 +203,8 @@ fit_private_path <- function(plan) {
   scaled <- record_smoothness_sensitivity(scaled)  # (R/smoothness.R)
   if (by_radius && is.null(scaled$l1.radius)) scaled$l1.radius <- l1_radius_grid(scaled)
   setup <- solver$setup(scaled)
+  # (a setup's own releases: R/aaa-protocols.R)
+  if (!is.null(setup$ledger)) scaled$ledger <- setup$ledger
   # (the releases the path makes now that the standardization is known: a
   # solver whose steps skip what it holds at 0 spreads its row over fewer)
   moving <- solver$path_releases(scaled, setup)

@@ -12,23 +12,36 @@ intercept_data <- function(n, p = 10, seed = 1) {
 
 quietly <- function(expr) suppressWarnings(expr)
 
-test_that("the ledger: one Laplace row, epsilon spent = epsilon, by hand", {
+test_that("the ledger: y's range, then its Laplace mean; epsilon spent = epsilon, by hand", {
   d <- intercept_data(400)
   fit <- quietly(dpglmnet(d$x, d$y, epsilon = 0.5, x.bounds = 4, y.bound = 8))
   expect_identical(fit$settings$solver, "intercept")
   m <- fit$privacy$mechanisms
-  expect_equal(nrow(m), 1L)
-  expect_identical(m$type, "laplace")
-  expect_equal(m$count, 1)
-  # noise multiplier 1 / epsilon, rounded up (never below it)
-  expect_gte(m$noise_multiplier, 1 / 0.5)
-  expect_equal(m$noise_multiplier, 1 / 0.5, tolerance = 1e-12)
-  # basic composition of one epsilon-DP release: epsilon, never above it
+  expect_equal(nrow(m), 2L)
+  expect_identical(m$type, c("gaussian", "laplace"))
+  expect_equal(m$count, c(1, 1))
+  expect_identical(m$key, c("intercept_ranges", "path"))
+  # the mean: noise multiplier 1 / (epsilon / 2), rounded up (never below it)
+  share <- dpglmnet:::intercept_constants$mean_share
+  expect_equal(share, 0.5)
+  expect_gte(m$noise_multiplier[2], 1 / (0.5 * share))
+  expect_equal(m$noise_multiplier[2], 1 / (0.5 * share), tolerance = 1e-12)
+  # the histogram: sensitivity 2, noise calibrated to what the mean leaves;
+  # by hand, the Gaussian's epsilon at delta plus the Laplace's, never above
+  expect_equal(m$sensitivity_value[1], 2)
   expect_lte(fit$privacy$epsilon, 0.5)
-  expect_equal(fit$privacy$epsilon, 1 / m$noise_multiplier, tolerance = 1e-15)
-  expect_equal(fit$privacy$epsilon, 0.5, tolerance = 1e-12)
-  # the Laplace scale: sensitivity (u - l) / n = 16 / 400 times the multiplier
-  expect_equal(fit$settings$intercept_noise_scale, 16 / 400 * m$noise_multiplier)
+  expect_equal(fit$privacy$epsilon,
+               dpglmnet:::gdp_epsilon(1 / m$noise_multiplier[1], fit$privacy$delta) +
+                 1 / m$noise_multiplier[2], tolerance = 1e-12)
+  expect_equal(fit$privacy$epsilon, 0.5, tolerance = 1e-8)
+  # the Laplace scale: sensitivity (u - l) / n over the released range [l, u]
+  # (inside y's public interval [-8, 8]) times the multiplier
+  range <- fit$settings$intercept_interval
+  expect_identical(fit$settings$intercept_public_interval, c(-8, 8))
+  expect_true(range[1] >= -8 && range[1] < range[2] && range[2] <= 8)
+  expect_equal(fit$settings$intercept_noise_scale,
+               diff(range) / 400 * m$noise_multiplier[2])
+  expect_equal(m$sensitivity_value[2], diff(range) / 400)
   expect_identical(fit$settings$intercept_noise, "laplace")
   # binomial: sensitivity 1 / n (at n = 100: with crit in [1.5, 12) a
   # binomial fit is bound-scaled DP-CD instead, R/moderate-n.R)
@@ -38,6 +51,29 @@ test_that("the ledger: one Laplace row, epsilon spent = epsilon, by hand", {
   expect_equal(fb$settings$intercept_noise_scale, 1 / 100 * 2, tolerance = 1e-12)
   expect_equal(fb$privacy$epsilon, 0.5, tolerance = 1e-12)
   expect_lte(fb$privacy$epsilon, 0.5)
+  # (a proportion: no range first)
+  expect_identical(fb$privacy$mechanisms$type, "laplace")
+})
+
+test_that("a crude y.bound: the mean is of y clamped to its released range", {
+  # y near 10 with y.bound = 2 max |y| (car_prices, modeldata: a log price):
+  # over [-22, 22] the mean's Laplace scale at epsilon 0.5, n = 600 is
+  # 0.147 (sd 0.21, against sd(y) = 0.4); over the released range it is a
+  # few times smaller at half the epsilon
+  set.seed(5)
+  n <- 600
+  x <- matrix(rnorm(n * 10), n, 10)
+  y <- 10 + 0.4 * rnorm(n)
+  errors <- vapply(1:8, function(seed) {
+    set.seed(seed)
+    fit <- quietly(dpglmnet(x, y, epsilon = 0.5, x.bounds = 4, y.bound = 22))
+    expect_identical(fit$settings$solver, "intercept")
+    range <- fit$settings$intercept_interval
+    expect_lt(diff(range), 8)
+    expect_true(range[1] <= 9.6 && range[2] >= 10.4)
+    fit$a0 - mean(y)
+  }, numeric(1))
+  expect_lt(sqrt(mean(errors^2)), 0.07)
 })
 
 test_that("the released mean: clamped values, Laplace and Gaussian noise of the stated scale", {
@@ -172,8 +208,11 @@ test_that("every method works on the intercept-only fit", {
   expect_equal(as.numeric(predict(fit, d$x[1:5, ])), rep(a0, 5))
   expect_equal(as.numeric(predict(fit, d$x[1:5, ], type = "response")), rep(a0, 5))
   expect_length(predict(fit, type = "nonzero")[[1]], 0L)
-  expect_output(print(summary(fit)), "the intercept alone (every coefficient 0), the mean of y clamped to [-8, 8] with laplace noise of scale 0.08",
-                fixed = TRUE)
+  range <- fit$settings$intercept_interval
+  expect_output(print(summary(fit)), sprintf(paste(
+    "the intercept alone (every coefficient 0), the mean of y clamped to its released range",
+    "[%g, %g] (within [-8, 8]) with laplace noise of scale %.4g"), range[1], range[2],
+    diff(range) / 400 * 4 * (1 + 4 * .Machine$double.eps)), fixed = TRUE)
   pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_no_error(plot(fit))
@@ -203,8 +242,8 @@ test_that("cv.dpglmnet fits the intercept alone on all records, no split", {
   expect_length(cvfit$validation, 0L)
   expect_equal(cvfit$dpglmnet.fit$nobs, 400)
   expect_length(cvfit$lambda, 1L)
-  expect_equal(nrow(cvfit$privacy$mechanisms), 1L)
-  expect_equal(cvfit$privacy$epsilon, 0.5, tolerance = 1e-12)
+  expect_equal(nrow(cvfit$privacy$mechanisms), 2L)
+  expect_equal(cvfit$privacy$epsilon, 0.5, tolerance = 1e-8)
   expect_lte(cvfit$privacy$epsilon, 0.5)
   expect_equal(as.numeric(predict(cvfit, d$x[1:2, ])), rep(unname(cvfit$dpglmnet.fit$a0), 2))
   expect_output(print(cvfit), "on all 400 records")

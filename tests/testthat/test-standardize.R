@@ -537,3 +537,27 @@ test_that("y's range histogram is afforded on its own noise, kept where x's are 
                                         grep("ranges", plan(0.3), value = TRUE))))
   expect_false(any(grepl("ranges", plan(0.03))))
 })
+
+test_that("a column at one location far from the anchor keeps its clamp", {
+  # values -50 + N(0, 1) with bound 120, 400 records, count noise sd 21:
+  # the clamp lies inside one coarse bin, whose clear count (about 400) was
+  # merged with the noise of every bin beyond both ends of the clamp and
+  # read as no clear mass; the column was then read on [-120, 120] in half
+  # the draws. Read alone, the bin is clear.
+  set.seed(2)
+  n <- 400
+  x <- cbind(a = -50 + rnorm(n))
+  plan <- dpglmnet:::standardization_plan(TRUE, TRUE, "gaussian", NULL, FALSE, 1, 1)
+  clamps <- t(replicate(40, {
+    s <- dpglmnet:::release_column_scales(x, -120, 120, plan, noise_ranges = 21,
+                                          noise_moments = 0, "seeded")
+    c(s$lower, s$upper, s$unresolved)
+  }))
+  expect_true(all(clamps[, 3] == 0))
+  expect_gte(mean(clamps[, 1] >= -60 & clamps[, 2] <= -30), 0.9)
+  # a rare dummy's hidden mass at the anchor is still read on its interval
+  rare <- cbind(d = c(rep(1, 4), rep(0, 396)))
+  hidden <- dpglmnet:::release_column_scales(rare, -2, 2, plan, noise_ranges = 21,
+                                             noise_moments = 0, "seeded")
+  expect_identical(c(hidden$lower, hidden$upper), c(-2, 2))
+})
