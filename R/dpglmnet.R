@@ -104,13 +104,18 @@
 #'   variance-reduced pure-DP version and noisy mirror descent over an l1
 #'   ball, whose error grows like \eqn{\log p}; the path runs over l1 radii
 #'   (`l1.radius`) instead of lambdas. See [dpfw].
-#' * `"intercept"`: the intercept alone, every coefficient 0: the mean of
-#'   `y` clamped to its public interval \eqn{[l, u]} (gaussian; `y.bound`
-#'   needed) or the proportion of the second class (binomial, on the logit
-#'   scale, the proportion clamped into \eqn{[1/n, 1 - 1/n]}), released
-#'   once with the whole budget by the Laplace mechanism (pure
-#'   `epsilon`-DP, replace-one sensitivity \eqn{(u - l)/n}, resp.
-#'   \eqn{1/n}; the ledger has that one row and spends `epsilon`). x is
+#' * `"intercept"`: the intercept alone, every coefficient 0. Binomial: the
+#'   proportion of the second class (on the logit scale, the proportion
+#'   clamped into \eqn{[1/n, 1 - 1/n]}), released once with the whole
+#'   budget by the Laplace mechanism (pure `epsilon`-DP, replace-one
+#'   sensitivity \eqn{1/n}; the ledger has that one row and spends
+#'   `epsilon`). Gaussian (`y.bound` needed): first the range of `y` in
+#'   its public interval, from noisy histograms as the standardization
+#'   releases a column's (Gaussian, L2 sensitivity 2, calibrated to what
+#'   the mean leaves of the budget), then the mean of `y` clamped to that
+#'   released range \eqn{[l, u]} by the Laplace mechanism at half of
+#'   `epsilon` (sensitivity \eqn{(u - l)/n}): a crude `y.bound` then costs
+#'   little (a log price near 10 with `y.bound` 22). x is
 #'   not read (its values are checked). The path has one lambda, a public
 #'   bound on glmnet's \eqn{\lambda_{max}}, where glmnet's own path starts
 #'   with every coefficient 0: \eqn{(u - l)/2} (gaussian; \eqn{1/2}

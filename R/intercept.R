@@ -1,7 +1,7 @@
 # The intercept-only fit (issue 16): every coefficient 0 and one released
-# intercept, the private mean of the clamped response (gaussian) or the
-# private proportion of 1s (binomial, on the logit scale), with the whole
-# budget. A solver of the private path skeleton (R/solvers.R); the release is
+# intercept, the private mean of the clamped response (gaussian, after a
+# release of its range: plans_intercept_range()) or the private proportion
+# of 1s (binomial, on the logit scale), with the whole budget. A solver of the private path skeleton (R/solvers.R); the release is
 # src/dpglmnet/private_mean.h.
 #
 # Why: where the private standardization cannot resolve any column (the
