@@ -12,36 +12,23 @@ intercept_data <- function(n, p = 10, seed = 1) {
 
 quietly <- function(expr) suppressWarnings(expr)
 
-test_that("the ledger: y's range, then its Laplace mean; epsilon spent = epsilon, by hand", {
+test_that("the ledger: one Laplace row, epsilon spent = epsilon, by hand", {
   d <- intercept_data(400)
   fit <- quietly(dpglmnet(d$x, d$y, epsilon = 0.5, x.bounds = 4, y.bound = 8))
   expect_identical(fit$settings$solver, "intercept")
   m <- fit$privacy$mechanisms
-  expect_equal(nrow(m), 2L)
-  expect_identical(m$type, c("gaussian", "laplace"))
-  expect_equal(m$count, c(1, 1))
-  expect_identical(m$key, c("intercept_ranges", "path"))
-  # the mean: noise multiplier 1 / (epsilon / 2), rounded up (never below it)
-  share <- dpglmnet:::intercept_constants$mean_share
-  expect_equal(share, 0.5)
-  expect_gte(m$noise_multiplier[2], 1 / (0.5 * share))
-  expect_equal(m$noise_multiplier[2], 1 / (0.5 * share), tolerance = 1e-12)
-  # the histogram: sensitivity 2, noise calibrated to what the mean leaves;
-  # by hand, the Gaussian's epsilon at delta plus the Laplace's, never above
-  expect_equal(m$sensitivity_value[1], 2)
+  expect_equal(nrow(m), 1L)
+  expect_identical(m$type, "laplace")
+  expect_equal(m$count, 1)
+  # noise multiplier 1 / epsilon, rounded up (never below it)
+  expect_gte(m$noise_multiplier, 1 / 0.5)
+  expect_equal(m$noise_multiplier, 1 / 0.5, tolerance = 1e-12)
+  # basic composition of one epsilon-DP release: epsilon, never above it
   expect_lte(fit$privacy$epsilon, 0.5)
-  expect_equal(fit$privacy$epsilon,
-               dpglmnet:::gdp_epsilon(1 / m$noise_multiplier[1], fit$privacy$delta) +
-                 1 / m$noise_multiplier[2], tolerance = 1e-12)
-  expect_equal(fit$privacy$epsilon, 0.5, tolerance = 1e-8)
-  # the Laplace scale: sensitivity (u - l) / n over the released range [l, u]
-  # (inside y's public interval [-8, 8]) times the multiplier
-  range <- fit$settings$intercept_interval
-  expect_identical(fit$settings$intercept_public_interval, c(-8, 8))
-  expect_true(range[1] >= -8 && range[1] < range[2] && range[2] <= 8)
-  expect_equal(fit$settings$intercept_noise_scale,
-               diff(range) / 400 * m$noise_multiplier[2])
-  expect_equal(m$sensitivity_value[2], diff(range) / 400)
+  expect_equal(fit$privacy$epsilon, 1 / m$noise_multiplier, tolerance = 1e-15)
+  expect_equal(fit$privacy$epsilon, 0.5, tolerance = 1e-12)
+  # the Laplace scale: sensitivity (u - l) / n = 16 / 400 times the multiplier
+  expect_equal(fit$settings$intercept_noise_scale, 16 / 400 * m$noise_multiplier)
   expect_identical(fit$settings$intercept_noise, "laplace")
   # binomial: sensitivity 1 / n (at n = 100: with crit in [1.5, 12) a
   # binomial fit is bound-scaled DP-CD instead, R/moderate-n.R)
@@ -51,17 +38,63 @@ test_that("the ledger: y's range, then its Laplace mean; epsilon spent = epsilon
   expect_equal(fb$settings$intercept_noise_scale, 1 / 100 * 2, tolerance = 1e-12)
   expect_equal(fb$privacy$epsilon, 0.5, tolerance = 1e-12)
   expect_lte(fb$privacy$epsilon, 0.5)
-  # (a proportion: no range first)
+  # (a proportion: no range first, whatever n)
+  fb <- quietly(dpglmnet(intercept_data(5000)$x, intercept_data(5000)$yb, family = "binomial",
+                         epsilon = 0.5, solver = "intercept"))
   expect_identical(fb$privacy$mechanisms$type, "laplace")
+})
+
+test_that("y's range first where its count noise is affordable: the ledger by hand", {
+  # the public rule: the histogram's count noise sd 2 / mu (mu at epsilon
+  # (1 - mean_share), delta) at most n / 20
+  share <- dpglmnet:::intercept_constants$mean_share
+  expect_equal(share, 0.5)
+  planned <- function(n, epsilon) {
+    d <- intercept_data(n)
+    ns <- asNamespace("dpglmnet")
+    ns$plans_intercept_range(ns$checked_spec(d$x, d$y, list(epsilon = epsilon, x.bounds = 4,
+                                                            y.bound = 8)))
+  }
+  expect_false(planned(400, 0.5))
+  expect_true(planned(400, 1))
+  expect_true(planned(800, 0.5))
+  d <- intercept_data(800)
+  fit <- quietly(dpglmnet(d$x, d$y, epsilon = 0.5, x.bounds = 4, y.bound = 8,
+                          solver = "intercept"))
+  m <- fit$privacy$mechanisms
+  expect_identical(m$type, c("gaussian", "laplace"))
+  expect_equal(m$count, c(1, 1))
+  expect_identical(m$key, c("intercept_ranges", "path"))
+  expect_lte(2 * m$noise_multiplier[1], 800 / 20)
+  # the mean: multiplier 1 / (epsilon / 2), rounded up (never below it)
+  expect_gte(m$noise_multiplier[2], 1 / (0.5 * share))
+  expect_equal(m$noise_multiplier[2], 1 / (0.5 * share), tolerance = 1e-12)
+  # the histogram: sensitivity 2, calibrated to what the mean leaves; by
+  # hand, the Gaussian's epsilon at delta plus the Laplace's, never above
+  expect_equal(m$sensitivity_value, c(2, diff(fit$settings$intercept_interval) / 800))
+  expect_lte(fit$privacy$epsilon, 0.5)
+  expect_equal(fit$privacy$epsilon,
+               dpglmnet:::gdp_epsilon(1 / m$noise_multiplier[1], fit$privacy$delta) +
+                 1 / m$noise_multiplier[2], tolerance = 1e-12)
+  expect_equal(fit$privacy$epsilon, 0.5, tolerance = 1e-8)
+  range <- fit$settings$intercept_interval
+  expect_identical(fit$settings$intercept_public_interval, c(-8, 8))
+  expect_true(range[1] >= -8 && range[1] < range[2] && range[2] <= 8)
+  expect_equal(fit$settings$intercept_noise_scale, diff(range) / 800 * m$noise_multiplier[2])
+  expect_output(print(summary(fit)), sprintf(
+    "the mean of y clamped to its released range [%g, %g] (within [-8, 8])", range[1],
+    range[2]), fixed = TRUE)
+  # (y centred near 0 with a spread near its bound: the clamp reaches across 0)
+  expect_lt(range[1], 0)
 })
 
 test_that("a crude y.bound: the mean is of y clamped to its released range", {
   # y near 10 with y.bound = 2 max |y| (car_prices, modeldata: a log price):
-  # over [-22, 22] the mean's Laplace scale at epsilon 0.5, n = 600 is
-  # 0.147 (sd 0.21, against sd(y) = 0.4); over the released range it is a
-  # few times smaller at half the epsilon
+  # over [-22, 22] the mean's Laplace scale at epsilon 0.5, n = 800 is
+  # 0.11 (sd 0.16, against sd(y) = 0.4); over the released range a few
+  # times less at half of epsilon
   set.seed(5)
-  n <- 600
+  n <- 800
   x <- matrix(rnorm(n * 10), n, 10)
   y <- 10 + 0.4 * rnorm(n)
   errors <- vapply(1:8, function(seed) {
@@ -73,7 +106,36 @@ test_that("a crude y.bound: the mean is of y clamped to its released range", {
     expect_true(range[1] <= 9.6 && range[2] >= 10.4)
     fit$a0 - mean(y)
   }, numeric(1))
-  expect_lt(sqrt(mean(errors^2)), 0.07)
+  expect_lt(sqrt(mean(errors^2)), 0.06)
+})
+
+test_that("the released range's post-processing: bins put back, the other side, half the records", {
+  ns <- asNamespace("dpglmnet")
+  levels <- 20L
+  fine_bins <- 32L
+  counts <- function(coarse = numeric(0), fine = numeric(0)) {
+    k <- numeric(2L * levels + 1L + fine_bins)
+    k[as.integer(names(coarse))] <- coarse
+    k[2L * levels + 1L + as.integer(names(fine))] <- fine
+    k
+  }
+  # coarse bins about 0 on [-100, 100]: bin 40 is [25, 50], bin 41 [50, 100]
+  put_back <- function(clamp, k) ns$put_back_next_bins(clamp, k, 10, -100, 100, levels)
+  expect_equal(put_back(c(12.5, 25), counts(c("40" = 21))), c(12.5, 50))
+  expect_equal(put_back(c(12.5, 25), counts(c("40" = 19))), c(12.5, 25))
+  # (an end inside a coarse bin: nothing put back)
+  expect_equal(put_back(c(12.5, 24), counts(c("40" = 500))), c(12.5, 24))
+  # and below: bin 38 is [6.25, 12.5]
+  expect_equal(put_back(c(12.5, 25), counts(c("38" = 21))), c(6.25, 25))
+  # the other side of 0: fine bins of width 6.25 from -100; [-25, 12.5]
+  # holds bins 13-18 (6 bins: 2 noise sds of their sum, 49)
+  other <- function(k) ns$cover_other_side(c(12.5, 25), k, 10, -100, 100, levels, fine_bins)
+  expect_equal(other(counts(fine = c("15" = 30, "16" = 30))), c(-25, 25))
+  expect_equal(other(counts(fine = c("15" = 20, "16" = 20))), c(12.5, 25))
+  # half the records in the clamp's fine bins, or the public interval
+  half <- function(k) ns$holds_half(c(12.5, 25), k, 100, -100, 100, levels, fine_bins)
+  expect_true(half(counts(fine = c("19" = 30, "20" = 21))))
+  expect_false(half(counts(fine = c("19" = 30, "21" = 80))))
 })
 
 test_that("the released mean: clamped values, Laplace and Gaussian noise of the stated scale", {
@@ -208,11 +270,8 @@ test_that("every method works on the intercept-only fit", {
   expect_equal(as.numeric(predict(fit, d$x[1:5, ])), rep(a0, 5))
   expect_equal(as.numeric(predict(fit, d$x[1:5, ], type = "response")), rep(a0, 5))
   expect_length(predict(fit, type = "nonzero")[[1]], 0L)
-  range <- fit$settings$intercept_interval
-  expect_output(print(summary(fit)), sprintf(paste(
-    "the intercept alone (every coefficient 0), the mean of y clamped to its released range",
-    "[%g, %g] (within [-8, 8]) with laplace noise of scale %.4g"), range[1], range[2],
-    diff(range) / 400 * 4 * (1 + 4 * .Machine$double.eps)), fixed = TRUE)
+  expect_output(print(summary(fit)), "the intercept alone (every coefficient 0), the mean of y clamped to [-8, 8] with laplace noise of scale 0.08",
+                fixed = TRUE)
   pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_no_error(plot(fit))
@@ -242,8 +301,8 @@ test_that("cv.dpglmnet fits the intercept alone on all records, no split", {
   expect_length(cvfit$validation, 0L)
   expect_equal(cvfit$dpglmnet.fit$nobs, 400)
   expect_length(cvfit$lambda, 1L)
-  expect_equal(nrow(cvfit$privacy$mechanisms), 2L)
-  expect_equal(cvfit$privacy$epsilon, 0.5, tolerance = 1e-8)
+  expect_equal(nrow(cvfit$privacy$mechanisms), 1L)
+  expect_equal(cvfit$privacy$epsilon, 0.5, tolerance = 1e-12)
   expect_lte(cvfit$privacy$epsilon, 0.5)
   expect_equal(as.numeric(predict(cvfit, d$x[1:2, ])), rep(unname(cvfit$dpglmnet.fit$a0), 2))
   expect_output(print(cvfit), "on all 400 records")

@@ -164,14 +164,24 @@ test_that("the l1 solvers: Gumbel and Laplace scales per radius from their rows"
   expect_equal(nmd$settings$noise_sd, led$noise_level * 3)
 })
 
-test_that("the intercept-only fit: the Laplace scale = 1 / (epsilon / 2) x (u - l) / n", {
+test_that("the intercept-only fit: the Laplace scale = 1 / epsilon x (u - l) / n", {
   d <- sensitivity_data()
   set.seed(8)
   fit <- fit_quietly(d$x, d$y, solver = "intercept", epsilon = 0.5, y.bound = c(-6, 10))
   led <- fit$privacy
   expect_rows_numeric(led)
-  # y's range first: a histogram's count, sensitivity 2; then the mean of y
-  # clamped to the released range [l, u] inside [-6, 10]: (u - l) / n
+  expect_equal(led$sensitivities$path, 16 / d$n)
+  expect_equal(fit$settings$intercept_noise_scale, row_noise(led, "path"))
+  expect_equal(fit$settings$intercept_noise_scale,
+               dpglmnet:::intercept_multiplier(0.5) * 16 / d$n)
+  # at n = 800 y's range is released first (its count noise is affordable,
+  # R/intercept.R): a histogram's count, sensitivity 2; then the mean of y
+  # clamped to the released range [l, u] inside [-6, 10], (u - l) / n, at
+  # half of epsilon
+  d <- sensitivity_data(800)
+  fit <- fit_quietly(d$x, d$y, solver = "intercept", epsilon = 0.5, y.bound = c(-6, 10))
+  led <- fit$privacy
+  expect_rows_numeric(led)
   expect_equal(led$sensitivities$intercept_ranges, 2)
   range <- fit$settings$intercept_interval
   expect_true(range[1] >= -6 && range[1] < range[2] && range[2] <= 10)
@@ -179,11 +189,6 @@ test_that("the intercept-only fit: the Laplace scale = 1 / (epsilon / 2) x (u - 
   expect_equal(fit$settings$intercept_noise_scale, row_noise(led, "path"))
   expect_equal(fit$settings$intercept_noise_scale,
                dpglmnet:::intercept_multiplier(0.5 / 2) * diff(range) / d$n)
-  # binomial: the proportion alone, 1 / n at the whole epsilon
-  fb <- fit_quietly(d$x, as.numeric(d$y > 0), family = "binomial", solver = "intercept",
-                    epsilon = 0.5)
-  expect_equal(fb$privacy$sensitivities$path, 1 / d$n)
-  expect_equal(fb$settings$intercept_noise_scale, dpglmnet:::intercept_multiplier(0.5) / d$n)
 })
 
 test_that("weights: the weight sum's sensitivity is W, the moments' carry W n / S", {
