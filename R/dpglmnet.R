@@ -109,13 +109,15 @@
 #'   clamped into \eqn{[1/n, 1 - 1/n]}), released once with the whole
 #'   budget by the Laplace mechanism (pure `epsilon`-DP, replace-one
 #'   sensitivity \eqn{1/n}; the ledger has that one row and spends
-#'   `epsilon`). Gaussian (`y.bound` needed): first the range of `y` in
-#'   its public interval, from noisy histograms as the standardization
-#'   releases a column's (Gaussian, L2 sensitivity 2, calibrated to what
-#'   the mean leaves of the budget), then the mean of `y` clamped to that
-#'   released range \eqn{[l, u]} by the Laplace mechanism at half of
-#'   `epsilon` (sensitivity \eqn{(u - l)/n}): a crude `y.bound` then costs
-#'   little (a log price near 10 with `y.bound` 22). x is
+#'   `epsilon`). Gaussian (`y.bound` needed): the mean of `y` clamped to
+#'   \eqn{[l, u]} by the Laplace mechanism (sensitivity \eqn{(u - l)/n}),
+#'   where \eqn{[l, u]} is the public interval, with the whole budget, or,
+#'   where the count noise of a histogram at half of `epsilon` is at most
+#'   \eqn{n/20} records, a range of `y` released first from noisy
+#'   histograms as the standardization releases a column's (Gaussian, L2
+#'   sensitivity 2, calibrated to what the mean leaves), the mean then at
+#'   half of `epsilon`: a crude `y.bound` costs little (a log price near 10
+#'   with `y.bound` 22). x is
 #'   not read (its values are checked). The path has one lambda, a public
 #'   bound on glmnet's \eqn{\lambda_{max}}, where glmnet's own path starts
 #'   with every coefficient 0: \eqn{(u - l)/2} (gaussian; \eqn{1/2}
