@@ -10,6 +10,7 @@
 #   Rscript inst/bench/real_sets.R --seeds 3  # 3 noise draws per split (9 fits a row)
 #   Rscript inst/bench/real_sets.R --extra    # and the sets of `extra_loaders`
 #   Rscript inst/bench/real_sets.R --more     # and the modeldata sets (`more_loaders`)
+#   Rscript inst/bench/real_sets.R --new      # and the sets of `new_loaders` (session 22)
 #
 # `--extra` adds larger sets from dplyr and ggplot2 (storms, diamonds and
 # its price > 10000, txhousing: n = 7000-54000, high R^2, factor-heavy or
@@ -243,15 +244,51 @@ more_loaders <- list(
   deliveries = modeldata_set("deliveries", "time_to_delivery", "gaussian"),
   salary = modeldata_set("stackoverflow", "Salary", "gaussian")
 )
+# `--new`: sets first measured in session 22 (modeldata; n = 800-5700):
+# 0/1 columns given as numbers (car_prices), a log price with a crude
+# bound (car_prices, Sacramento), 48 correlated lagged ridership columns
+# (Chicago), many factors (attrition, ames: modeldata's copy of
+# AmesHousing), a rare class (hpc's "VF" jobs).
+new_loaders <- list(
+  car_prices = modeldata_set("car_prices", "Price", "gaussian", transform = log),
+  Sacramento = function() {
+    if (!have("modeldata")) return(NULL)
+    d <- modeldata_frame("Sacramento")
+    d$city <- factor(d$city)
+    list(x = d[c("city", "beds", "baths", "sqft", "type")], y = log(d$price),
+         family = "gaussian")
+  },
+  Chicago = function() {
+    if (!have("modeldata")) return(NULL)
+    d <- modeldata_frame("Chicago")
+    d <- d[stats::complete.cases(d), ]
+    list(x = d[setdiff(names(d), c("ridership", "date"))], y = d$ridership,
+         family = "gaussian")
+  },
+  attrition = modeldata_set("attrition", "Attrition", "binomial",
+                            transform = function(y) as.numeric(y == "Yes")),
+  hpc = modeldata_set("hpc_data", "class", "binomial",
+                      transform = function(y) as.numeric(y == "VF")),
+  amesmd = function() {
+    if (!have("modeldata")) return(NULL)
+    d <- modeldata_frame("ames")
+    x <- d[setdiff(names(d), c("Sale_Price", "Longitude", "Latitude"))]
+    for (v in names(x)) {
+      if (is.factor(x[[v]])) x[[v]] <- droplevels(factor(x[[v]], ordered = FALSE))
+    }
+    list(x = x, y = log(d$Sale_Price), family = "gaussian")
+  }
+)
 diamonds_frame <- function() {
   d <- as.data.frame(ggplot2::diamonds)
   for (v in c("cut", "color", "clarity")) d[[v]] <- factor(d[[v]], ordered = FALSE)
   list(x = d[c("carat", "cut", "color", "clarity", "depth", "table", "x", "y", "z")],
        price = d$price)
 }
-all_loaders <- c(loaders, extra_loaders, more_loaders)
+all_loaders <- c(loaders, extra_loaders, more_loaders, new_loaders)
 if ("--extra" %in% args) loaders <- c(loaders, extra_loaders)
 if ("--more" %in% args) loaders <- c(loaders, more_loaders)
+if ("--new" %in% args) loaders <- c(loaders, new_loaders)
 if (!is.null(only)) loaders <- all_loaders[intersect(only, names(all_loaders))]
 
 test_error <- function(family, link, y) {
