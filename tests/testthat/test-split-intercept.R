@@ -27,6 +27,15 @@ test_that("the split intercept's release is a ledger row of its own, priced as p
   # of 6 units (binomial's lambda_max is public), 1 / sqrt(0.04 * 72) = 0.59
   expect_equal(rows$noise_multiplier[split] / rows$noise_multiplier[path],
                1 / sqrt(0.04 * 72), tolerance = 1e-10)
+  # on a short path (3 passes of 6 units: 1 / sqrt(0.04 * 18) = 1.18), at
+  # most 0.7 of it (the proportion is the prediction where the signal is
+  # weak: two releases' cost)
+  short <- muffle_dpglmnet_warnings(dpglmnet(d$x, d$y, family = "binomial", epsilon = 1,
+                                             x.bounds = 5, nlambda = 1, passes = 3))
+  short_rows <- short$privacy$mechanisms
+  expect_equal(short_rows$noise_multiplier[short_rows$key == "intercept_mean"] /
+                 short_rows$noise_multiplier[short_rows$key == "path"], 0.7,
+               tolerance = 1e-10)
   # the path's intercept steps: min(w, 2 C_0) / n
   expect_match(rows$sensitivity[path], "the intercept: min(w, 2 C_0) / n", fixed = TRUE)
   # the total by hand: every row Gaussian, composed in GDP
