@@ -784,6 +784,16 @@ warn_constant_columns <- function(xs, problem) {
       (xs$lower > 0 | xs$upper < 0)
   } else rep(FALSE, length(xs$constant))
   off_centre <- problem$variable_names[off_centre]
+  # Columns read on a public interval symmetric about 0: a 0/1 column given
+  # as a number with a bound b has the moments' noise of [-b, b]. Given as
+  # a factor, or with the interval c(0, 1), it keeps its values
+  # (car_prices, modeldata: 13 of 17 columns 0/1 with bound 2, 643 records
+  # at epsilon 2: 16 read as constant, 0.99 of the training mean's test
+  # MSE; with c(0, 1) 0.44, as factors 0.41).
+  symmetric <- if (!is.null(public_lower)) {
+    xs$constant & !xs$at_bound & public_lower == -public_upper
+  } else rep(FALSE, length(xs$constant))
+  symmetric <- problem$variable_names[symmetric]
   dpglmnet_warn(paste0(sprintf(paste(
     "%d column(s) (%s): the released spread cannot be told from the noise, so",
     "they are treated as constant (coefficient 0, as glmnet does for constant",
@@ -795,7 +805,12 @@ warn_constant_columns <- function(xs, problem) {
       " The released range of %s lies on one side of 0, far inside its",
       "`x.bounds`: bounds given as an interval near the column's range (e.g.",
       "c(2000, 2020) for a year; see `x.bounds`) resolve such a column."),
-      shown(off_centre)) else ""))
+      shown(off_centre)) else "",
+    if (length(symmetric)) sprintf(paste(
+      " If any of %s is a 0/1 (or otherwise bounded) column, give it as a",
+      "factor or with an interval in `x.bounds` (c(0, 1) for a dummy): on",
+      "a bound symmetric about 0 its moments carry the noise of the whole",
+      "interval."), shown(symmetric)) else ""))
 }
 
 # The path of the standardized problem on the original scale: b_j = s_y s_j

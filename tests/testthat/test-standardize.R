@@ -561,3 +561,25 @@ test_that("a column at one location far from the anchor keeps its clamp", {
                                              noise_moments = 0, "seeded")
   expect_identical(c(hidden$lower, hidden$upper), c(-2, 2))
 })
+
+test_that("columns read as constant on a symmetric bound: the warning names intervals and factors", {
+  # car_prices-like (13 of 17 columns 0/1 given as numbers with bound 2,
+  # 643 records at epsilon 2): the private standardization reads them as
+  # constant; given as factors or with c(0, 1) they keep their values
+  set.seed(11)
+  n <- 643
+  x <- matrix(rbinom(n * 17, 1, 0.5), n, 17, dimnames = list(NULL, paste0("d", 1:17))) * 1.0
+  y <- 10 + x[, 1] + 0.3 * rnorm(n)
+  seen <- character(0)
+  withCallingHandlers(dpglmnet(x, y, epsilon = 2, x.bounds = 2, y.bound = 22),
+                      warning = function(w) {
+                        seen <<- c(seen, conditionMessage(w))
+                        invokeRestart("muffleWarning")
+                      })
+  expect_true(any(grepl("treated as constant.*give it as a factor or with an interval in `x.bounds` \\(c\\(0, 1\\)",
+                        seen)))
+  # with the intervals, no column reads as constant
+  fit <- suppressWarnings(dpglmnet(x, y, epsilon = 2, y.bound = 22,
+                                   x.bounds = rep(list(c(0, 1)), 17) |> setNames(colnames(x))))
+  expect_false(any(fit$settings$standardization$x_constant))
+})
