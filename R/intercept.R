@@ -1,7 +1,8 @@
 # The intercept-only fit (issue 16): every coefficient 0 and one released
 # intercept, the private mean of the clamped response (gaussian, after a
 # release of its range: plans_intercept_range()) or the private proportion
-# of 1s (binomial, on the logit scale), with the whole budget. A solver of the private path skeleton (R/solvers.R); the release is
+# of 1s (binomial, on the logit scale), with the whole budget. A solver of
+# the private path skeleton (R/solvers.R); the release is
 # src/dpglmnet/private_mean.h.
 #
 # Why: where the private standardization cannot resolve any column (the
@@ -230,14 +231,14 @@ release_intercept_range <- function(problem, interval) {
 # side nearest 0 cut (1 + 1.4 z with bound 8, 400 records at epsilon 1:
 # the clamp [1, 4], the mean's error 0.20 against 0.05 without the range).
 cover_other_side <- function(clamp, counts, count_sd, lower, upper, levels, fine_bins) {
-  anchor <- if (lower <= 0 && 0 <= upper) 0 else (lower + upper) / 2
-  step <- (upper - lower) / fine_bins
-  starts <- lower + (seq_len(fine_bins) - 1) * step
-  fine <- counts[2L * levels + 1L + seq_len(fine_bins)]
+  frame <- released_histograms(counts, lower, upper, levels, fine_bins)
+  starts <- frame$fine_starts
+  step <- frame$step
   shows <- function(from, to) {
     inside <- starts >= from - 1e-9 * step & starts + step <= to + 1e-9 * step
-    any(inside) && sum(fine[inside]) > 2 * count_sd * sqrt(sum(inside))
+    any(inside) && sum(frame$fine[inside]) > 2 * count_sd * sqrt(sum(inside))
   }
+  anchor <- frame$anchor
   if (clamp[1L] > anchor) {
     mirror <- max(lower, 2 * anchor - clamp[2L])
     if (shows(mirror, clamp[1L])) clamp[1L] <- mirror
@@ -251,10 +252,9 @@ cover_other_side <- function(clamp, counts, count_sd, lower, upper, levels, fine
 # Whether the released counts of the fine bins (equal, over [lower, upper])
 # that overlap the clamp sum to at least n / 2.
 holds_half <- function(clamp, counts, n, lower, upper, levels, fine_bins) {
-  step <- (upper - lower) / fine_bins
-  starts <- lower + (seq_len(fine_bins) - 1) * step
-  overlap <- starts < clamp[2L] & starts + step > clamp[1L]
-  sum(counts[2L * levels + 1L + seq_len(fine_bins)][overlap]) >= n / 2
+  frame <- released_histograms(counts, lower, upper, levels, fine_bins)
+  overlap <- frame$fine_starts < clamp[2L] & frame$fine_starts + frame$step > clamp[1L]
+  sum(frame$fine[overlap]) >= n / 2
 }
 
 # The clamp c(lo, hi) of one column, widened by the coarse bin (histogram.h:
@@ -262,17 +262,11 @@ holds_half <- function(clamp, counts, n, lower, upper, levels, fine_bins) {
 # edge and its released count (the first 2 levels + 1 of `counts`) is
 # above next_bin_sds count noise sds, and likewise above hi.
 put_back_next_bins <- function(clamp, counts, count_sd, lower, upper, levels) {
-  # (histogram.h's frame: the anchor 0 when the interval holds it, else its
-  # midpoint; coarse bin k spans [e_k, e_(k+1)], k = 1..2 levels + 1)
-  anchor <- if (lower <= 0 && 0 <= upper) 0 else (lower + upper) / 2
-  half <- max(upper - anchor, anchor - lower)
-  k <- 0:levels
-  edges <- numeric(2L * levels + 2L)
-  edges[k + 1L] <- anchor - half * 2^-k
-  edges[2L * levels + 2L - k] <- anchor + half * 2^-k
-  clear <- counts[seq_len(2L * levels + 1L)] > intercept_constants$next_bin_sds * count_sd
+  frame <- released_histograms(counts, lower, upper, levels)
+  edges <- frame$edges
+  clear <- frame$coarse > intercept_constants$next_bin_sds * count_sd
   # (an edge equal to the clamp's end, to rounding)
-  at <- function(v) which(abs(edges - v) <= 1e-9 * half)
+  at <- function(v) which(abs(edges - v) <= 1e-9 * frame$half)
   below <- at(clamp[1L]) - 1L
   if (length(below) == 1L && below >= 1L && clear[below]) clamp[1L] <- max(lower, edges[below])
   above <- at(clamp[2L])
@@ -280,6 +274,25 @@ put_back_next_bins <- function(clamp, counts, count_sd, lower, upper, levels) {
     clamp[2L] <- min(upper, edges[above + 1L])
   }
   clamp
+}
+
+# One column's released histograms (src/dpglmnet/histogram.h) as R reads
+# them: the anchor and half-width of the core's coarse frame, its 2 levels
+# + 2 edges (coarse bin k spans [edges[k], edges[k + 1]]) and counts, then
+# the fine bins' starts, width and counts.
+released_histograms <- function(counts, lower, upper, levels, fine_bins = 0L) {
+  frame <- .histogram_frame_cpp(lower, upper)
+  anchor <- frame[[1L]]
+  half <- frame[[2L]]
+  k <- 0:levels
+  edges <- numeric(2L * levels + 2L)
+  edges[k + 1L] <- anchor - half * 2^-k
+  edges[2L * levels + 2L - k] <- anchor + half * 2^-k
+  step <- (upper - lower) / max(fine_bins, 1L)
+  list(anchor = anchor, half = half, edges = edges,
+       coarse = counts[seq_len(2L * levels + 1L)],
+       step = step, fine_starts = lower + (seq_len(fine_bins) - 1) * step,
+       fine = counts[2L * levels + 1L + seq_len(fine_bins)])
 }
 
 # The single lambda the fit reports: a public bound on glmnet's lambda_max,
