@@ -150,7 +150,9 @@ frame_design <- function(values) {
   # records) is replaced by the global one.
   environment(model_terms) <- globalenv()
   recipe_contrasts <- attr(design, "contrasts")
-  recipe_contrasts[full] <- "contr.treatment"
+  # (NULL without factors: indexing NULL by no names would make it
+  # character(0), which model.matrix() warns about at every predict())
+  if (length(full)) recipe_contrasts[full] <- "contr.treatment"
   list(
     x = matrix, y = y,
     x.bounds = design_bounds(variable_bounds, model_terms, assign[keep], numeric_variables),
@@ -528,7 +530,8 @@ expand_newx <- function(newx, recipe) {
     error = function(e) dpglmnet_abort("newx", sprintf(
       "could not be read as the fit's data were: %s", conditionMessage(e))))
   design <- tryCatch(
-    stats::model.matrix(terms, frame, contrasts.arg = recipe$contrasts),
+    stats::model.matrix(terms, frame,
+                        contrasts.arg = if (length(recipe$contrasts)) recipe$contrasts),
     error = function(e) dpglmnet_abort("newx", sprintf(
       "could not be expanded as the fit's data were: %s", conditionMessage(e))))
   design <- design[, colnames(design) != "(Intercept)", drop = FALSE]

@@ -189,3 +189,21 @@ test_that("character and logical columns beside a coded factor (the count of col
   expect_lt(max(abs(predict(fit, d[inside, ]) -
                       cbind(1, treatment[inside, ]) %*% as.matrix(coef(fit)))), 1e-8)
 })
+
+test_that("predict() on a frame of numeric columns only gives no warning", {
+  # (the recipe of a frame without factors had contrasts character(0),
+  # and model.matrix() warned "non-list contrasts argument ignored" at
+  # every predict())
+  set.seed(4)
+  d <- data.frame(a = rnorm(500), b = runif(500))
+  y <- 1 + d$a - d$b + rnorm(500)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(d, y, epsilon = 1,
+                                           x.bounds = list(a = 4, b = c(0, 1)), y.bound = 10))
+  expect_null(fit$recipe$contrasts)
+  expect_no_warning(link <- predict(fit, d[1:7, ], s = fit$lambda[1]))
+  expect_equal(drop(link), drop(cbind(1, as.matrix(d[1:7, ])) %*% as.numeric(coef(fit, s = fit$lambda[1]))),
+               tolerance = 1e-8)
+  cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(d, y, epsilon = 1,
+                                                x.bounds = list(a = 4, b = c(0, 1)), y.bound = 10))
+  expect_no_warning(predict(cvfit, d[1:3, ]))
+})
