@@ -137,6 +137,14 @@
 #'   when a class has few validation records, so it has no useful public
 #'   sensitivity.
 #' @param validation.fraction Fraction of the records held out for the curve.
+#' @param nfolds As cv.glmnet's, for a glmnet script run unchanged (at least
+#'   3): the records held out are one fold of `nfolds`
+#'   (`validation.fraction = 1 / nfolds`; give one of the two), with a
+#'   warning. The folds are not crossed: that would train on each record
+#'   `nfolds - 1` times, each time charged to the privacy budget.
+#'   cv.glmnet's `parallel`, `trace.it`, `grouped`, `alignment` and `keep =
+#'   FALSE` are accepted in `...` and have no effect; `foldid`, `keep =
+#'   TRUE` (predictions on the training records) and `relax` are errors.
 #' @param loss.bound The bound \eqn{B} each record's loss is clipped to,
 #'   which sets the curve's sensitivity (\eqn{\sqrt{K} B / n_v}). Default:
 #'   gaussian `"mse"` and `"deviance"`, \eqn{(2 s_y)^2} with \eqn{s_y} the
@@ -198,7 +206,7 @@
 #' @export
 cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
                         type.measure = c("default", "mse", "deviance", "class", "mae", "auc"),
-                        validation.fraction = 0.2, loss.bound = NULL,
+                        validation.fraction = 0.2, nfolds = NULL, loss.bound = NULL,
                         refit = FALSE, refit.budget = 0.5,
                         rng = c("seeded", "secure")) {
   # a data frame or a formula: expanded as model.matrix() would (R/formula.R)
@@ -206,8 +214,9 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   # a database table: the same procedure with queries (R/database-cv.R)
   if (is_database_input(x)) return(cv_from_database(match.call(), environment()))
   call <- public_call(match.call(), "cv.dpglmnet")
-  arguments <- list(...)
-  check_path_arguments(arguments)
+  arguments <- check_path_arguments(list(...))
+  validation.fraction <- folds_validation_fraction(nfolds, validation.fraction,
+                                                   !missing(validation.fraction))
   # (`[[` with exact matching: `arguments$lambda` would partially match
   # `lambda.min.ratio`)
   given <- function(name) arguments[[name, exact = TRUE]]
@@ -467,19 +476,59 @@ validation_curve <- function(fit, x_val, y_val, family, type.measure, loss.bound
 }
 
 # The arguments in `...` go to dpglmnet(): named, and its own (not x, y or
-# what cv.dpglmnet() sets itself).
+# what cv.dpglmnet() sets itself). cv.glmnet()'s own arguments, so that a
+# glmnet script runs unchanged: those without effect on the fit
+# (`parallel`, `trace.it`, `grouped`, `alignment`: computation and cvsd's
+# grouping of glmnet's folds) are dropped; those that cannot be honoured
+# privately are an error saying why. Returns the arguments for dpglmnet().
+cv_glmnet_ignored <- c("parallel", "trace.it", "grouped", "alignment")
+cv_glmnet_refused <- c(
+  foldid = paste(
+    "is not used: cv.dpglmnet() validates on one part of the records drawn at",
+    "random (`validation.fraction`, or `nfolds` for one fold of that many);",
+    "cross-validating over K folds trains on each record K - 1 times, each",
+    "time charged to the privacy budget."),
+  relax = "is not offered: the relaxed fit (glmnet's `relax`, `gamma`) is not implemented.",
+  gamma = "is not offered: the relaxed fit (glmnet's `relax`, `gamma`) is not implemented.")
 check_path_arguments <- function(arguments) {
-  if (!length(arguments)) return(invisible())
+  if (!length(arguments)) return(arguments)
   given <- names(arguments)
   if (is.null(given) || any(!nzchar(given))) {
     dpglmnet_abort("...", "must hold named arguments of dpglmnet().")
   }
+  refused <- intersect(given, names(cv_glmnet_refused))
+  if (length(refused)) dpglmnet_abort(refused[1L], cv_glmnet_refused[[refused[1L]]])
+  keep <- arguments[["keep", exact = TRUE]]
+  if (!is.null(keep) && !identical(keep, FALSE)) {
+    dpglmnet_abort("keep", paste(
+      "= TRUE is not offered: glmnet's `fit.preval` are predictions on the",
+      "training records, which are not private."))
+  }
+  arguments <- arguments[!given %in% c(cv_glmnet_ignored, "keep")]
   allowed <- setdiff(names(formals(dpglmnet)), c("x", "y", "epsilon", "delta", "rng"))
-  unknown <- setdiff(given, allowed)
+  unknown <- setdiff(names(arguments), allowed)
   if (length(unknown)) {
     dpglmnet_abort(unknown[1L], "is not an argument of dpglmnet() that cv.dpglmnet() passes on.")
   }
-  invisible()
+  arguments
+}
+
+# cv.glmnet()'s `nfolds` (K): the validation part is one fold of K, i.e.
+# validation.fraction = 1 / K, with a warning that the folds are not
+# crossed (each record trained on K - 1 times would spend the budget K - 1
+# times). With a `validation.fraction` given too: an error.
+folds_validation_fraction <- function(nfolds, validation.fraction, fraction_given) {
+  if (is.null(nfolds)) return(validation.fraction)
+  nfolds <- as.integer(check_numeric(nfolds, "nfolds", lower = 3, upper = 1e6, integer = TRUE))
+  if (fraction_given) {
+    dpglmnet_abort("nfolds", "and `validation.fraction` cannot both be given: give one of them.")
+  }
+  dpglmnet_warn(sprintf(paste(
+    "nfolds = %d: cv.dpglmnet() validates on one fold of %d (validation.fraction =",
+    "1/%d) and trains on the others, instead of crossing the folds as cv.glmnet()",
+    "does: crossing them trains on each record %d times, each time charged to the",
+    "privacy budget."), nfolds, nfolds, nfolds, nfolds - 1L))
+  1 / nfolds
 }
 
 # The largest `loss.bound` accepted: a finite public maximum, as for

@@ -90,7 +90,7 @@ cv_from_database <- function(call, env) {
   }
   own <- setdiff(names(formals(cv.dpglmnet)), "...")
   arguments <- values[setdiff(names(values), own)]
-  check_path_arguments(arguments)
+  arguments <- check_path_arguments(arguments)
   if (!is.null(arguments[["data", exact = TRUE]])) {
     dpglmnet_abort("data", "is for the formula interface, not for a database table.")
   }
@@ -112,6 +112,9 @@ cv_from_database <- function(call, env) {
   type.measure <- check_measure(value("type.measure"), family$name)
   validation.fraction <- check_numeric(value("validation.fraction"), "validation.fraction",
                                        0, 1, lower_open = TRUE, upper_open = TRUE)
+  validation.fraction <- folds_validation_fraction(
+    values[["nfolds", exact = TRUE]], validation.fraction,
+    !is.null(values[["validation.fraction", exact = TRUE]]))
   loss.bound <- values[["loss.bound", exact = TRUE]]
   if (!is.null(loss.bound)) {
     loss.bound <- check_numeric(loss.bound, "loss.bound", lower = 0, lower_open = TRUE,

@@ -494,3 +494,45 @@ test_that("a glmnet script with an offset runs with dpglmnet (rename, epsilon, b
   # the offset is used, not estimated: the sex effect is found beside it
   expect_gt(as.numeric(b["sexm", 1]), 0.3)
 })
+
+test_that("cv.glmnet's own arguments: nfolds holds out one fold, the rest accepted or refused by name", {
+  df <- script_data()
+  x <- model.matrix(~ age + income + sex + region + smoker, df)[, -1]
+  bounds <- c(90, 1e5, rep(1, ncol(x) - 2))
+  y <- df$cost
+  # nfolds = 10: one fold of 10 validates, with a warning saying so (at an
+  # epsilon that affords a path to choose on)
+  set.seed(3)
+  expect_warning(cvfit <- withCallingHandlers(
+    cv.dpglmnet(x, y, nfolds = 10, epsilon = 50, x.bounds = bounds, y.bound = 1e4),
+    dpglmnet_warning = function(w) if (!grepl("nfolds", conditionMessage(w))) invokeRestart("muffleWarning")),
+    "one fold of 10")
+  expect_length(cvfit$validation, round(nrow(x) / 10))
+  # the same on a data frame (through its expansion) and as validation.fraction
+  set.seed(3)
+  framed <- quietly(cv.dpglmnet(df[predictors], y, nfolds = 5, epsilon = 50,
+                                x.bounds = as.list(numeric_bounds), y.bound = 1e4))
+  expect_length(framed$validation, round(nrow(df) / 5))
+  # cv.glmnet's arguments without effect on the fit are accepted
+  set.seed(3)
+  same <- quietly(cv.dpglmnet(x, y, epsilon = 1, x.bounds = bounds, y.bound = 1e4,
+                              validation.fraction = 0.1, parallel = TRUE, trace.it = 1,
+                              grouped = TRUE, keep = FALSE, alignment = "lambda"))
+  set.seed(3)
+  plain <- quietly(cv.dpglmnet(x, y, epsilon = 1, x.bounds = bounds, y.bound = 1e4,
+                               validation.fraction = 0.1))
+  expect_equal(coef(same), coef(plain))
+  # and those that cannot be honoured privately are errors naming them
+  expect_error(cv.dpglmnet(x, y, nfolds = 5, validation.fraction = 0.3, epsilon = 1,
+                           x.bounds = bounds, y.bound = 1e4), "`nfolds`", class = "dpglmnet_error")
+  expect_error(cv.dpglmnet(x, y, nfolds = 2, epsilon = 1, x.bounds = bounds, y.bound = 1e4),
+               "`nfolds`", class = "dpglmnet_error")
+  expect_error(cv.dpglmnet(x, y, nfolds = 4.5, epsilon = 1, x.bounds = bounds, y.bound = 1e4),
+               "`nfolds`", class = "dpglmnet_error")
+  expect_error(cv.dpglmnet(x, y, foldid = rep(1:5, 100), epsilon = 1, x.bounds = bounds,
+                           y.bound = 1e4), "`foldid`.*charged", class = "dpglmnet_error")
+  expect_error(cv.dpglmnet(x, y, keep = TRUE, epsilon = 1, x.bounds = bounds, y.bound = 1e4),
+               "`keep`.*not private", class = "dpglmnet_error")
+  expect_error(cv.dpglmnet(x, y, relax = TRUE, epsilon = 1, x.bounds = bounds, y.bound = 1e4),
+               "`relax`", class = "dpglmnet_error")
+})
