@@ -505,7 +505,8 @@ check_path_arguments <- function(arguments) {
       "training records, which are not private."))
   }
   arguments <- arguments[!given %in% c(cv_glmnet_ignored, "keep")]
-  allowed <- setdiff(names(formals(dpglmnet)), c("x", "y", "epsilon", "delta", "rng"))
+  allowed <- c(setdiff(names(formals(dpglmnet)), c("x", "y", "epsilon", "delta", "rng", "...")),
+               glmnet_only_names)
   unknown <- setdiff(names(arguments), allowed)
   if (length(unknown)) {
     dpglmnet_abort(unknown[1L], "is not an argument of dpglmnet() that cv.dpglmnet() passes on.")
@@ -699,8 +700,18 @@ checked_spec <- function(x, y, arguments, quiet = TRUE) {
     x <- record_subset(x, seq_len(nrow(x)))
   }
   defaults <- formals(dpglmnet)
+  defaults[["..."]] <- NULL
   frame <- new.env(parent = environment(dpglmnet))
-  given <- c(list(x = x, y = y), arguments)
+  given <- c(list(x = x, y = y), arguments[setdiff(names(arguments), glmnet_only_names)])
+  # (glmnet's `exclude` holds columns at 0, as dpglmnet() does)
+  exclude <- glmnet_only_arguments(arguments[intersect(names(arguments), glmnet_only_names)],
+                                   ncol(x))$exclude
+  for (name in c("lower.limits", "upper.limits")) {
+    if (length(exclude)) {
+      limits <- if (is.null(given[[name]])) eval(defaults[[name]]) else given[[name]]
+      given[[name]] <- exclude_limits(limits, exclude, ncol(x))
+    }
+  }
   for (name in names(defaults)) {
     if (name %in% names(given)) {
       assign(name, given[[name]], envir = frame)

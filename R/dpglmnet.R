@@ -601,6 +601,14 @@
 #'   standardization moments, the `"bounds"` smoothness constants) grow by
 #'   \eqn{W n / S} (S: the released weight sum), so a tight `W` means less
 #'   noise: e.g. survey weights scaled to a known maximum.
+#' @param ... glmnet's arguments, so that a glmnet script runs unchanged:
+#'   `exclude` (column indices of a matrix `x`, held at 0; not a function,
+#'   which would read the records), `dfmax` and `pmax` (the path is cut
+#'   after its last lambda with at most `dfmax` non-zero coefficients and at
+#'   most `pmax` ever non-zero, as glmnet stops it; the budget was spent on
+#'   every lambda planned). `thresh`, `maxit`, `type.gaussian` and
+#'   `type.logistic` tune glmnet's exact solver and have no effect here (a
+#'   private fit's passes follow the budget). `relax = TRUE` is an error.
 #' @param offset.bound Public bound on the offset, as `y.bound`: one number
 #'   `b` (\eqn{|o_i| \le b}) or an interval `c(lower, upper)`; offsets are
 #'   clamped to it. Required with `offset` and a finite `epsilon`. For a
@@ -661,7 +669,7 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
                      x.bounds = NULL, y.bound = NULL,
                      rng = c("seeded", "secure"), trace.it = 0, data = NULL,
                      weights = NULL, offset = NULL, weights.bound = NULL,
-                     offset.bound = NULL) {
+                     offset.bound = NULL, ...) {
   # Data frames and formulas are expanded to a matrix and come back here
   # (R/formula.R).
   if (is_frame_input(x)) return(fit_from_frame(match.call(), environment()))
@@ -674,6 +682,10 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
       "matrix `x`, give the response as `y`."))
   }
   call <- public_call(match.call(), "dpglmnet")
+  # glmnet's own arguments (R/glmnet-compat.R)
+  glmnet_options <- glmnet_only_arguments(list(...), ncol(check_x(x, values = FALSE)))
+  lower.limits <- exclude_limits(lower.limits, glmnet_options$exclude, ncol(x))
+  upper.limits <- exclude_limits(upper.limits, glmnet_options$exclude, ncol(x))
   # Three stages: the spec (every argument checked, the data validated; no
   # release, no accounting), the plan (public inputs only: the schedule, the
   # mechanisms, their budget shares and calibrated noise; R/solvers.R), and
@@ -693,7 +705,8 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
     offset.bound = offset.bound
   )
   plan <- plan_private_path(spec)
-  new_dpglmnet(plan$problem, fit_private_path(plan), call)
+  cut_path(new_dpglmnet(plan$problem, fit_private_path(plan), call),
+           glmnet_options$dfmax, glmnet_options$pmax)
 }
 
 # Checks every argument of dpglmnet() and returns its spec, the problem the

@@ -31,6 +31,11 @@ given_arguments <- function(call, env, formal_names) {
 # and the recipe predict() needs. Every check names the argument it is
 # about and runs before any computation.
 frame_design <- function(values) {
+  if (!is.null(values[["exclude", exact = TRUE]])) {
+    dpglmnet_abort("exclude", paste(
+      "indexes the columns of a matrix `x`; with a data frame or a formula,",
+      "leave the variables out of it instead."))
+  }
   x <- values[["x", exact = TRUE]]
   data <- values[["data", exact = TRUE]]
   if (inherits(x, "formula")) {

@@ -134,3 +134,113 @@ reject_unknown_arguments <- function(dots, method) {
   }
   invisible()
 }
+
+# glmnet()'s arguments that dpglmnet() takes in its `...`, so that a
+# glmnet script runs unchanged. `thresh`, `maxit`, `type.gaussian` and
+# `type.logistic` tune glmnet's own exact solver and have no counterpart in
+# a private fit (its passes follow the budget): checked, then unused.
+# `exclude` holds the columns at 0 (limits [0, 0]: their steps are not
+# taken); `dfmax` and `pmax` cut the path where glmnet would stop it
+# (post-processing of the released path: the budget was spent on every
+# lambda planned). `relax` is an error.
+glmnet_only_names <- c("thresh", "maxit", "type.gaussian", "type.logistic", "exclude",
+                       "dfmax", "pmax", "relax")
+
+# The checked values of those arguments in `dots` (list(exclude, dfmax,
+# pmax); NULL when not given), for `p` columns. Every other name is an
+# error naming it.
+glmnet_only_arguments <- function(dots, p) {
+  if (!length(dots)) return(list())
+  given <- names(dots)
+  if (is.null(given) || any(!nzchar(given))) {
+    dpglmnet_abort("...", sprintf(
+      "must hold named arguments: glmnet's %s.", paste0("`", glmnet_only_names, "`",
+                                                         collapse = ", ")))
+  }
+  unknown <- setdiff(given, glmnet_only_names)
+  if (length(unknown)) {
+    dpglmnet_abort(unknown[1L], "is not an argument of dpglmnet().")
+  }
+  value <- function(name) dots[[name, exact = TRUE]]
+  if (!is.null(value("relax")) && !identical(value("relax"), FALSE)) {
+    dpglmnet_abort("relax", "is not offered: the relaxed fit (glmnet's `relax`) is not implemented.")
+  }
+  if (!is.null(value("thresh"))) check_numeric(value("thresh"), "thresh", lower = 0, lower_open = TRUE)
+  if (!is.null(value("maxit"))) check_numeric(value("maxit"), "maxit", lower = 1, integer = TRUE)
+  if (!is.null(value("type.gaussian"))) {
+    check_choice(value("type.gaussian"), c("covariance", "naive"), "type.gaussian")
+  }
+  if (!is.null(value("type.logistic"))) {
+    check_choice(value("type.logistic"), c("Newton", "modified.Newton"), "type.logistic")
+  }
+  exclude <- value("exclude")
+  if (is.function(exclude)) {
+    dpglmnet_abort("exclude", paste(
+      "as a function (glmnet's filter) reads the records to choose the columns,",
+      "a release the privacy ledger does not cover: give the column indices."))
+  }
+  if (!is.null(exclude)) {
+    exclude <- unique(as.integer(check_numeric(exclude, "exclude", lower = 1, upper = p,
+                                               length = NULL, integer = TRUE)))
+  }
+  limit <- function(name) {
+    v <- value(name)
+    if (is.null(v)) NULL else as.integer(check_numeric(v, name, lower = 0, upper = 1e9,
+                                                       integer = TRUE))
+  }
+  list(exclude = exclude, dfmax = limit("dfmax"), pmax = limit("pmax"))
+}
+
+# The limits with the excluded columns held at 0, as glmnet's `exclude`
+# (a limit of one value is first given to every column).
+exclude_limits <- function(limits, exclude, p) {
+  if (!length(exclude) || !is.numeric(limits)) return(limits)
+  if (length(limits) == 1L) limits <- rep(limits, p)
+  if (length(limits) == p) limits[exclude] <- 0
+  limits
+}
+
+# The path up to its last lambda with at most `dfmax` non-zero
+# coefficients and at most `pmax` ever non-zero along the path, as glmnet
+# stops it (at least the first lambda is kept). Post-processing of the
+# released coefficients.
+cut_path <- function(fit, dfmax, pmax) {
+  if (is.null(dfmax) && is.null(pmax)) return(fit)
+  beta <- fit$beta
+  df <- diff(beta@p)
+  ever <- vapply(seq_len(ncol(beta)), function(k) {
+    sum(Matrix::rowSums(abs(beta[, seq_len(k), drop = FALSE])) > 0)
+  }, numeric(1))
+  within <- rep(TRUE, length(df))
+  if (!is.null(dfmax)) within <- within & df <= dfmax
+  if (!is.null(pmax)) within <- within & ever <= pmax
+  keep <- seq_len(max(1L, if (all(within)) length(within) else which(!within)[1L] - 1L))
+  if (length(keep) == length(df)) return(fit)
+  fit$a0 <- fit$a0[keep]
+  fit$beta <- beta[, keep, drop = FALSE]
+  fit$df <- df[keep]
+  fit$dim <- dim(fit$beta)
+  fit$lambda <- fit$lambda[keep]
+  if (!is.null(fit$vertices)) fit$vertices <- fit$vertices[, keep, drop = FALSE]
+  fit
+}
+
+#' Fields of a cv.dpglmnet fit
+#'
+#' `$` as for a list, and `cvfit$glmnet.fit`, the name glmnet gives the
+#' path, is `cvfit$dpglmnet.fit`, so that a glmnet script's
+#' `plot(cvfit$glmnet.fit)` runs unchanged.
+#' @param x A `"cv.dpglmnet"` fit.
+#' @param name A field name.
+#' @return The field.
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(2000 * 3), 2000, 3)
+#' y <- drop(x %*% c(1, -1, 0)) + rnorm(2000)
+#' cvfit <- cv.dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 8)
+#' identical(cvfit$glmnet.fit, cvfit$dpglmnet.fit)
+#' @export
+`$.cv.dpglmnet` <- function(x, name) {
+  if (identical(name, "glmnet.fit")) name <- "dpglmnet.fit"
+  .subset2(x, name, exact = FALSE)
+}

@@ -536,3 +536,59 @@ test_that("cv.glmnet's own arguments: nfolds holds out one fold, the rest accept
   expect_error(cv.dpglmnet(x, y, relax = TRUE, epsilon = 1, x.bounds = bounds, y.bound = 1e4),
                "`relax`", class = "dpglmnet_error")
 })
+
+test_that("glmnet()'s own arguments: exclude, dfmax, pmax honoured; solver tuning accepted; the rest refused by name", {
+  set.seed(5)
+  n <- 3000
+  x <- matrix(rnorm(n * 5), n, 5)
+  y <- drop(x %*% c(1, -1, 0.5, 0, 0)) + rnorm(n)
+  fit_with <- function(...) {
+    set.seed(9)
+    quietly(dpglmnet(x, y, epsilon = 2, x.bounds = 4, y.bound = 10, ...))
+  }
+  plain <- fit_with()
+  # glmnet's exact-solver settings: checked, no effect
+  expect_equal(coef(fit_with(thresh = 1e-10, maxit = 1e6, type.gaussian = "naive")), coef(plain))
+  expect_equal(coef(fit_with(type.logistic = "modified.Newton")), coef(plain))
+  # exclude: held at 0, as the limits [0, 0]
+  excluded <- fit_with(exclude = c(2, 4))
+  expect_true(all(excluded$beta[c(2, 4), ] == 0))
+  expect_equal(coef(excluded), coef(fit_with(lower.limits = c(-Inf, 0, -Inf, 0, -Inf),
+                                              upper.limits = c(Inf, 0, Inf, 0, Inf))))
+  # dfmax / pmax: the path up to its last lambda within the limits
+  full <- fit_with(nlambda = 10)
+  cut <- fit_with(nlambda = 10, dfmax = 1)
+  k <- length(cut$lambda)
+  expect_true(all(cut$df <= 1))
+  expect_lt(k, length(full$lambda))
+  expect_gt(full$df[k + 1L], 1)
+  expect_equal(cut$lambda, full$lambda[seq_len(k)])
+  expect_equal(as.matrix(cut$beta), as.matrix(full$beta[, seq_len(k), drop = FALSE]))
+  expect_identical(cut$dim, c(5L, k))
+  ever <- fit_with(nlambda = 10, pmax = 2)
+  expect_lte(sum(Matrix::rowSums(abs(ever$beta)) > 0), 2)
+  # refused, each naming its argument
+  expect_error(fit_with(relax = TRUE), "`relax`", class = "dpglmnet_error")
+  expect_error(fit_with(exclude = 6), "`exclude`", class = "dpglmnet_error")
+  expect_error(fit_with(exclude = function(x, y, ...) 1), "`exclude`.*ledger",
+               class = "dpglmnet_error")
+  expect_error(fit_with(dfmax = -1), "`dfmax`", class = "dpglmnet_error")
+  expect_error(fit_with(thresh = 0), "`thresh`", class = "dpglmnet_error")
+  expect_error(fit_with(type.gaussian = "exact"), "`type.gaussian`", class = "dpglmnet_error")
+  expect_error(fit_with(foo = 1), "`foo` is not an argument", class = "dpglmnet_error")
+  df <- script_data()
+  expect_error(dpglmnet(df[predictors], df$cost, epsilon = 1, x.bounds = as.list(numeric_bounds),
+                        y.bound = 1e4, exclude = 1), "`exclude`", class = "dpglmnet_error")
+  # through cv.dpglmnet(), and glmnet's name for its path
+  set.seed(9)
+  cvfit <- quietly(cv.dpglmnet(x, y, epsilon = 20, x.bounds = 4, y.bound = 10,
+                               exclude = 2, dfmax = 4, thresh = 1e-7))
+  expect_true(all(cvfit$dpglmnet.fit$beta[2, ] == 0))
+  expect_true(all(cvfit$dpglmnet.fit$df <= 4))
+  expect_identical(cvfit$glmnet.fit, cvfit$dpglmnet.fit)
+  # other names as `$` on a list, partial matching included
+  plain_list <- unclass(cvfit)
+  for (name in c("lambda.m", "lambda.1s", "lambda.", "cvm", "nothing")) {
+    expect_identical(eval(call("$", cvfit, name)), eval(call("$", plain_list, name)))
+  }
+})
