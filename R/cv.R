@@ -142,9 +142,10 @@
 #'   (`validation.fraction = 1 / nfolds`; give one of the two), with a
 #'   warning. The folds are not crossed: that would train on each record
 #'   `nfolds - 1` times, each time charged to the privacy budget.
-#'   cv.glmnet's `parallel`, `trace.it`, `grouped`, `alignment` and `keep =
+#'   cv.glmnet's `parallel`, `grouped`, `alignment`, `gamma` and `keep =
 #'   FALSE` are accepted in `...` and have no effect; `foldid`, `keep =
-#'   TRUE` (predictions on the training records) and `relax` are errors.
+#'   TRUE` (predictions on the training records) and `relax = TRUE` are
+#'   errors.
 #' @param loss.bound The bound \eqn{B} each record's loss is clipped to,
 #'   which sets the curve's sensitivity (\eqn{\sqrt{K} B / n_v}). Default:
 #'   gaussian `"mse"` and `"deviance"`, \eqn{(2 s_y)^2} with \eqn{s_y} the
@@ -234,7 +235,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
                                        lower_open = TRUE, upper_open = TRUE)
   held_out <- round(validation.fraction * n)
   if (held_out < 1L || n - held_out < 2L) {
-    dpglmnet_abort("validation.fraction", sprintf(
+    dpglmnet_abort(if (is.null(nfolds)) "validation.fraction" else "nfolds", sprintf(
       "leaves %d validation and %d training records; both parts need records.",
       held_out, n - held_out))
   }
@@ -481,30 +482,41 @@ validation_curve <- function(fit, x_val, y_val, family, type.measure, loss.bound
 # (`parallel`, `trace.it`, `grouped`, `alignment`: computation and cvsd's
 # grouping of glmnet's folds) are dropped; those that cannot be honoured
 # privately are an error saying why. Returns the arguments for dpglmnet().
-cv_glmnet_ignored <- c("parallel", "trace.it", "grouped", "alignment")
-cv_glmnet_refused <- c(
-  foldid = paste(
-    "is not used: cv.dpglmnet() validates on one part of the records drawn at",
-    "random (`validation.fraction`, or `nfolds` for one fold of that many);",
-    "cross-validating over K folds trains on each record K - 1 times, each",
-    "time charged to the privacy budget."),
-  relax = "is not offered: the relaxed fit (glmnet's `relax`, `gamma`) is not implemented.",
-  gamma = "is not offered: the relaxed fit (glmnet's `relax`, `gamma`) is not implemented.")
+cv_glmnet_ignored <- c("parallel", "grouped", "alignment", "keep", "gamma")
 check_path_arguments <- function(arguments) {
   if (!length(arguments)) return(arguments)
   given <- names(arguments)
   if (is.null(given) || any(!nzchar(given))) {
     dpglmnet_abort("...", "must hold named arguments of dpglmnet().")
   }
-  refused <- intersect(given, names(cv_glmnet_refused))
-  if (length(refused)) dpglmnet_abort(refused[1L], cv_glmnet_refused[[refused[1L]]])
-  keep <- arguments[["keep", exact = TRUE]]
-  if (!is.null(keep) && !identical(keep, FALSE)) {
-    dpglmnet_abort("keep", paste(
-      "= TRUE is not offered: glmnet's `fit.preval` are predictions on the",
-      "training records, which are not private."))
+  value <- function(name) arguments[[name, exact = TRUE]]
+  if (!is.null(value("foldid"))) {
+    dpglmnet_abort("foldid", paste(
+      "is not used: cv.dpglmnet() validates on one part of the records drawn at",
+      "random (`validation.fraction`, or `nfolds` for one fold of that many);",
+      "cross-validating over K folds trains on each record K - 1 times, each",
+      "time charged to the privacy budget."))
   }
-  arguments <- arguments[!given %in% c(cv_glmnet_ignored, "keep")]
+  for (name in c("parallel", "grouped")) {
+    if (!is.null(value(name))) check_flag(value(name), name)
+  }
+  if (!is.null(value("alignment"))) {
+    check_choice(value("alignment"), c("lambda", "fraction"), "alignment")
+  }
+  if (!is.null(value("keep"))) {
+    check_flag(value("keep"), "keep")
+    if (value("keep")) {
+      dpglmnet_abort("keep", paste(
+        "= TRUE is not offered: glmnet's `fit.preval` are predictions on the",
+        "training records, which are not private."))
+    }
+  }
+  # (`gamma` belongs to the relaxed fit, refused with `relax = TRUE` by
+  # glmnet_only_arguments())
+  if (!is.null(value("gamma"))) {
+    check_numeric(value("gamma"), "gamma", 0, 1, length = NULL)
+  }
+  arguments <- arguments[!given %in% cv_glmnet_ignored]
   allowed <- c(setdiff(names(formals(dpglmnet)), c("x", "y", "epsilon", "delta", "rng", "...")),
                glmnet_only_names)
   unknown <- setdiff(names(arguments), allowed)
@@ -703,15 +715,8 @@ checked_spec <- function(x, y, arguments, quiet = TRUE) {
   defaults[["..."]] <- NULL
   frame <- new.env(parent = environment(dpglmnet))
   given <- c(list(x = x, y = y), arguments[setdiff(names(arguments), glmnet_only_names)])
-  # (glmnet's `exclude` holds columns at 0, as dpglmnet() does)
-  exclude <- glmnet_only_arguments(arguments[intersect(names(arguments), glmnet_only_names)],
-                                   ncol(x))$exclude
-  for (name in c("lower.limits", "upper.limits")) {
-    if (length(exclude)) {
-      limits <- if (is.null(given[[name]])) eval(defaults[[name]]) else given[[name]]
-      given[[name]] <- exclude_limits(limits, exclude, ncol(x))
-    }
-  }
+  # (glmnet's arguments, checked as dpglmnet() checks them)
+  glmnet_only_arguments(arguments[intersect(names(arguments), glmnet_only_names)])
   for (name in names(defaults)) {
     if (name %in% names(given)) {
       assign(name, given[[name]], envir = frame)

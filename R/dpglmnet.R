@@ -602,13 +602,16 @@
 #'   \eqn{W n / S} (S: the released weight sum), so a tight `W` means less
 #'   noise: e.g. survey weights scaled to a known maximum.
 #' @param ... glmnet's arguments, so that a glmnet script runs unchanged:
-#'   `exclude` (column indices of a matrix `x`, held at 0; not a function,
-#'   which would read the records), `dfmax` and `pmax` (the path is cut
-#'   after its last lambda with at most `dfmax` non-zero coefficients and at
-#'   most `pmax` ever non-zero, as glmnet stops it; the budget was spent on
-#'   every lambda planned). `thresh`, `maxit`, `type.gaussian` and
-#'   `type.logistic` tune glmnet's exact solver and have no effect here (a
-#'   private fit's passes follow the budget). `relax = TRUE` is an error.
+#'   `dfmax` and `pmax` with a matrix `x` (the path is cut after its last
+#'   lambda with at most `dfmax` non-zero coefficients and at most `pmax`
+#'   ever non-zero: post-processing, the budget was spent on every lambda
+#'   planned; stricter than glmnet, whose path can keep lambdas past
+#'   `dfmax`; the first lambda is always kept, with a warning when it is
+#'   beyond them). `thresh`, `maxit`, `type.gaussian` and `type.logistic`
+#'   tune glmnet's exact solver and have no effect here (a private fit's
+#'   passes follow the budget); `relax = FALSE` is accepted. `exclude` is an
+#'   error: leave the columns out of `x` (held at 0 they would still be
+#'   standardized with the budget), as is `relax = TRUE`.
 #' @param offset.bound Public bound on the offset, as `y.bound`: one number
 #'   `b` (\eqn{|o_i| \le b}) or an interval `c(lower, upper)`; offsets are
 #'   clamped to it. Required with `offset` and a finite `epsilon`. For a
@@ -683,9 +686,7 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
   }
   call <- public_call(match.call(), "dpglmnet")
   # glmnet's own arguments (R/glmnet-compat.R)
-  glmnet_options <- glmnet_only_arguments(list(...), ncol(check_x(x, values = FALSE)))
-  lower.limits <- exclude_limits(lower.limits, glmnet_options$exclude, ncol(x))
-  upper.limits <- exclude_limits(upper.limits, glmnet_options$exclude, ncol(x))
+  glmnet_options <- glmnet_only_arguments(list(...))
   # Three stages: the spec (every argument checked, the data validated; no
   # release, no accounting), the plan (public inputs only: the schedule, the
   # mechanisms, their budget shares and calibrated noise; R/solvers.R), and

@@ -31,10 +31,14 @@ given_arguments <- function(call, env, formal_names) {
 # and the recipe predict() needs. Every check names the argument it is
 # about and runs before any computation.
 frame_design <- function(values) {
-  if (!is.null(values[["exclude", exact = TRUE]])) {
-    dpglmnet_abort("exclude", paste(
-      "indexes the columns of a matrix `x`; with a data frame or a formula,",
-      "leave the variables out of it instead."))
+  # (glmnet's dfmax and pmax count the columns of a matrix; a frame fit's
+  # coefficients are mapped to treatment contrasts after its path, R/coding.R)
+  for (name in c("dfmax", "pmax")) {
+    if (!is.null(values[[name, exact = TRUE]])) {
+      dpglmnet_abort(name, paste(
+        "is offered with a matrix `x` (as glmnet's), not with a data frame or a",
+        "formula."))
+    }
   }
   x <- values[["x", exact = TRUE]]
   data <- values[["data", exact = TRUE]]

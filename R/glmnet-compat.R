@@ -139,17 +139,18 @@ reject_unknown_arguments <- function(dots, method) {
 # glmnet script runs unchanged. `thresh`, `maxit`, `type.gaussian` and
 # `type.logistic` tune glmnet's own exact solver and have no counterpart in
 # a private fit (its passes follow the budget): checked, then unused.
-# `exclude` holds the columns at 0 (limits [0, 0]: their steps are not
-# taken); `dfmax` and `pmax` cut the path where glmnet would stop it
-# (post-processing of the released path: the budget was spent on every
-# lambda planned). `relax` is an error.
+# `dfmax` and `pmax` cut the path (post-processing of the released path:
+# the budget was spent on every lambda planned). `exclude` is refused: held
+# at 0 through limits [0, 0], its columns would still be standardized with
+# the budget and would turn the l1 solvers and solver = "auto" away (an
+# independent review); dropping them from x is what it means. `relax` is
+# accepted when FALSE.
 glmnet_only_names <- c("thresh", "maxit", "type.gaussian", "type.logistic", "exclude",
                        "dfmax", "pmax", "relax")
 
-# The checked values of those arguments in `dots` (list(exclude, dfmax,
-# pmax); NULL when not given), for `p` columns. Every other name is an
-# error naming it.
-glmnet_only_arguments <- function(dots, p) {
+# The checked values of those arguments in `dots` (list(dfmax, pmax); NULL
+# when not given). Every other name is an error naming it.
+glmnet_only_arguments <- function(dots) {
   if (!length(dots)) return(list())
   given <- names(dots)
   if (is.null(given) || any(!nzchar(given))) {
@@ -165,6 +166,11 @@ glmnet_only_arguments <- function(dots, p) {
   if (!is.null(value("relax")) && !identical(value("relax"), FALSE)) {
     dpglmnet_abort("relax", "is not offered: the relaxed fit (glmnet's `relax`) is not implemented.")
   }
+  if (length(value("exclude"))) {
+    dpglmnet_abort("exclude", paste(
+      "is not offered: leave the columns out of x instead (x[, -exclude]).",
+      "Held at 0, they would still be standardized with the privacy budget."))
+  }
   if (!is.null(value("thresh"))) check_numeric(value("thresh"), "thresh", lower = 0, lower_open = TRUE)
   if (!is.null(value("maxit"))) check_numeric(value("maxit"), "maxit", lower = 1, integer = TRUE)
   if (!is.null(value("type.gaussian"))) {
@@ -173,37 +179,20 @@ glmnet_only_arguments <- function(dots, p) {
   if (!is.null(value("type.logistic"))) {
     check_choice(value("type.logistic"), c("Newton", "modified.Newton"), "type.logistic")
   }
-  exclude <- value("exclude")
-  if (is.function(exclude)) {
-    dpglmnet_abort("exclude", paste(
-      "as a function (glmnet's filter) reads the records to choose the columns,",
-      "a release the privacy ledger does not cover: give the column indices."))
-  }
-  if (!is.null(exclude)) {
-    exclude <- unique(as.integer(check_numeric(exclude, "exclude", lower = 1, upper = p,
-                                               length = NULL, integer = TRUE)))
-  }
   limit <- function(name) {
     v <- value(name)
     if (is.null(v)) NULL else as.integer(check_numeric(v, name, lower = 0, upper = 1e9,
                                                        integer = TRUE))
   }
-  list(exclude = exclude, dfmax = limit("dfmax"), pmax = limit("pmax"))
-}
-
-# The limits with the excluded columns held at 0, as glmnet's `exclude`
-# (a limit of one value is first given to every column).
-exclude_limits <- function(limits, exclude, p) {
-  if (!length(exclude) || !is.numeric(limits)) return(limits)
-  if (length(limits) == 1L) limits <- rep(limits, p)
-  if (length(limits) == p) limits[exclude] <- 0
-  limits
+  list(dfmax = limit("dfmax"), pmax = limit("pmax"))
 }
 
 # The path up to its last lambda with at most `dfmax` non-zero
-# coefficients and at most `pmax` ever non-zero along the path, as glmnet
-# stops it (at least the first lambda is kept). Post-processing of the
-# released coefficients.
+# coefficients and at most `pmax` ever non-zero along the path
+# (post-processing of the released coefficients). Stricter than glmnet,
+# whose path may keep lambdas past `dfmax`. The first lambda is always
+# kept, with a warning when it is beyond the limits (a private path may
+# start with noise in its coefficients).
 cut_path <- function(fit, dfmax, pmax) {
   if (is.null(dfmax) && is.null(pmax)) return(fit)
   beta <- fit$beta
@@ -214,6 +203,13 @@ cut_path <- function(fit, dfmax, pmax) {
   within <- rep(TRUE, length(df))
   if (!is.null(dfmax)) within <- within & df <= dfmax
   if (!is.null(pmax)) within <- within & ever <= pmax
+  if (!within[1L]) {
+    dpglmnet_warn(sprintf(paste(
+      "the path's first %s already has %d non-zero coefficients, beyond `dfmax`",
+      "or `pmax`: it is kept (a private path can start with noise in its",
+      "coefficients); the later ones are dropped."),
+      if (is_radius_path(fit)) "radius" else "lambda", df[1L]))
+  }
   keep <- seq_len(max(1L, if (all(within)) length(within) else which(!within)[1L] - 1L))
   if (length(keep) == length(df)) return(fit)
   fit$a0 <- fit$a0[keep]
@@ -222,13 +218,17 @@ cut_path <- function(fit, dfmax, pmax) {
   fit$dim <- dim(fit$beta)
   fit$lambda <- fit$lambda[keep]
   if (!is.null(fit$vertices)) fit$vertices <- fit$vertices[, keep, drop = FALSE]
+  if (identical(fit$settings$coefficient_noise_per, "lambda")) {
+    fit$settings$coefficient_noise <- fit$settings$coefficient_noise[keep]
+  }
   fit
 }
 
 #' Fields of a cv.dpglmnet fit
 #'
-#' `$` as for a list, and `cvfit$glmnet.fit`, the name glmnet gives the
-#' path, is `cvfit$dpglmnet.fit`, so that a glmnet script's
+#' `$` and `[[` as for a list, and `cvfit$glmnet.fit` (or
+#' `cvfit[["glmnet.fit"]]`), the name glmnet gives the path, is
+#' `cvfit$dpglmnet.fit`, so that a glmnet script's
 #' `plot(cvfit$glmnet.fit)` runs unchanged.
 #' @param x A `"cv.dpglmnet"` fit.
 #' @param name A field name.
@@ -243,4 +243,14 @@ cut_path <- function(fit, dfmax, pmax) {
 `$.cv.dpglmnet` <- function(x, name) {
   if (identical(name, "glmnet.fit")) name <- "dpglmnet.fit"
   .subset2(x, name, exact = FALSE)
+}
+
+#' @rdname cash-.cv.dpglmnet
+#' @param i A field name or index.
+#' @param exact As for a list's `[[`.
+#' @param ... Unused.
+#' @export
+`[[.cv.dpglmnet` <- function(x, i, exact = TRUE, ...) {
+  if (identical(i, "glmnet.fit")) i <- "dpglmnet.fit"
+  .subset2(x, i, exact = exact)
 }

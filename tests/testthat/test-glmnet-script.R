@@ -516,7 +516,7 @@ test_that("cv.glmnet's own arguments: nfolds holds out one fold, the rest accept
   # cv.glmnet's arguments without effect on the fit are accepted
   set.seed(3)
   same <- quietly(cv.dpglmnet(x, y, epsilon = 1, x.bounds = bounds, y.bound = 1e4,
-                              validation.fraction = 0.1, parallel = TRUE, trace.it = 1,
+                              validation.fraction = 0.1, parallel = TRUE, gamma = 0.5,
                               grouped = TRUE, keep = FALSE, alignment = "lambda"))
   set.seed(3)
   plain <- quietly(cv.dpglmnet(x, y, epsilon = 1, x.bounds = bounds, y.bound = 1e4,
@@ -535,9 +535,21 @@ test_that("cv.glmnet's own arguments: nfolds holds out one fold, the rest accept
                "`keep`.*not private", class = "dpglmnet_error")
   expect_error(cv.dpglmnet(x, y, relax = TRUE, epsilon = 1, x.bounds = bounds, y.bound = 1e4),
                "`relax`", class = "dpglmnet_error")
+  expect_error(cv.dpglmnet(x, y, keep = NA, epsilon = 1, x.bounds = bounds, y.bound = 1e4),
+               "`keep`", class = "dpglmnet_error")
+  expect_error(cv.dpglmnet(x, y, parallel = "yes", epsilon = 1, x.bounds = bounds,
+                           y.bound = 1e4), "`parallel`", class = "dpglmnet_error")
+  expect_error(cv.dpglmnet(x, y, alignment = "other", epsilon = 1, x.bounds = bounds,
+                           y.bound = 1e4), "`alignment`", class = "dpglmnet_error")
+  expect_error(quietly(cv.dpglmnet(x, y, nfolds = 1e5, epsilon = 1, x.bounds = bounds,
+                                   y.bound = 1e4)), "`nfolds`", class = "dpglmnet_error")
+  # trace.it is dpglmnet()'s own: passed on
+  set.seed(3)
+  expect_output(quietly(cv.dpglmnet(x, y, trace.it = 1, epsilon = 50, x.bounds = bounds,
+                                    y.bound = 1e4)), "lambda")
 })
 
-test_that("glmnet()'s own arguments: exclude, dfmax, pmax honoured; solver tuning accepted; the rest refused by name", {
+test_that("glmnet()'s own arguments: dfmax, pmax honoured; solver tuning accepted; the rest refused by name", {
   set.seed(5)
   n <- 3000
   x <- matrix(rnorm(n * 5), n, 5)
@@ -548,13 +560,9 @@ test_that("glmnet()'s own arguments: exclude, dfmax, pmax honoured; solver tunin
   }
   plain <- fit_with()
   # glmnet's exact-solver settings: checked, no effect
-  expect_equal(coef(fit_with(thresh = 1e-10, maxit = 1e6, type.gaussian = "naive")), coef(plain))
+  expect_equal(coef(fit_with(thresh = 1e-10, maxit = 1e6, type.gaussian = "naive",
+                             relax = FALSE)), coef(plain))
   expect_equal(coef(fit_with(type.logistic = "modified.Newton")), coef(plain))
-  # exclude: held at 0, as the limits [0, 0]
-  excluded <- fit_with(exclude = c(2, 4))
-  expect_true(all(excluded$beta[c(2, 4), ] == 0))
-  expect_equal(coef(excluded), coef(fit_with(lower.limits = c(-Inf, 0, -Inf, 0, -Inf),
-                                              upper.limits = c(Inf, 0, Inf, 0, Inf))))
   # dfmax / pmax: the path up to its last lambda within the limits
   full <- fit_with(nlambda = 10)
   cut <- fit_with(nlambda = 10, dfmax = 1)
@@ -565,27 +573,38 @@ test_that("glmnet()'s own arguments: exclude, dfmax, pmax honoured; solver tunin
   expect_equal(cut$lambda, full$lambda[seq_len(k)])
   expect_equal(as.matrix(cut$beta), as.matrix(full$beta[, seq_len(k), drop = FALSE]))
   expect_identical(cut$dim, c(5L, k))
+  # (the ledger is the full path's: the cut is post-processing)
+  expect_equal(cut$privacy$mechanisms, full$privacy$mechanisms)
   ever <- fit_with(nlambda = 10, pmax = 2)
   expect_lte(sum(Matrix::rowSums(abs(ever$beta)) > 0), 2)
+  # a first lambda beyond the limit is kept, with a warning
+  single <- function(...) {
+    set.seed(9)
+    dpglmnet(x, y, epsilon = 2, x.bounds = 4, y.bound = 10, lambda = 0.001, ...)
+  }
+  expect_warning(one <- single(dfmax = 1), "first lambda already has")
+  expect_identical(one$df, single()$df)
   # refused, each naming its argument
   expect_error(fit_with(relax = TRUE), "`relax`", class = "dpglmnet_error")
-  expect_error(fit_with(exclude = 6), "`exclude`", class = "dpglmnet_error")
-  expect_error(fit_with(exclude = function(x, y, ...) 1), "`exclude`.*ledger",
-               class = "dpglmnet_error")
+  expect_error(fit_with(exclude = 2), "`exclude`.*x\\[, -exclude\\]", class = "dpglmnet_error")
   expect_error(fit_with(dfmax = -1), "`dfmax`", class = "dpglmnet_error")
   expect_error(fit_with(thresh = 0), "`thresh`", class = "dpglmnet_error")
   expect_error(fit_with(type.gaussian = "exact"), "`type.gaussian`", class = "dpglmnet_error")
   expect_error(fit_with(foo = 1), "`foo` is not an argument", class = "dpglmnet_error")
   df <- script_data()
   expect_error(dpglmnet(df[predictors], df$cost, epsilon = 1, x.bounds = as.list(numeric_bounds),
-                        y.bound = 1e4, exclude = 1), "`exclude`", class = "dpglmnet_error")
+                        y.bound = 1e4, dfmax = 2), "`dfmax`.*matrix", class = "dpglmnet_error")
+  expect_error(cv.dpglmnet(df[predictors], df$cost, epsilon = 1,
+                           x.bounds = as.list(numeric_bounds), y.bound = 1e4, pmax = 2),
+               "`pmax`.*matrix", class = "dpglmnet_error")
   # through cv.dpglmnet(), and glmnet's name for its path
   set.seed(9)
   cvfit <- quietly(cv.dpglmnet(x, y, epsilon = 20, x.bounds = 4, y.bound = 10,
-                               exclude = 2, dfmax = 4, thresh = 1e-7))
-  expect_true(all(cvfit$dpglmnet.fit$beta[2, ] == 0))
+                               dfmax = 4, thresh = 1e-7, relax = FALSE))
   expect_true(all(cvfit$dpglmnet.fit$df <= 4))
   expect_identical(cvfit$glmnet.fit, cvfit$dpglmnet.fit)
+  expect_identical(cvfit[["glmnet.fit"]], cvfit$dpglmnet.fit)
+  expect_identical(cvfit[["cvm"]], unclass(cvfit)[["cvm"]])
   # other names as `$` on a list, partial matching included
   plain_list <- unclass(cvfit)
   for (name in c("lambda.m", "lambda.1s", "lambda.", "cvm", "nothing")) {
