@@ -11,6 +11,7 @@
 #   Rscript inst/bench/real_sets.R --extra    # and the sets of `extra_loaders`
 #   Rscript inst/bench/real_sets.R --more     # and the modeldata sets (`more_loaders`)
 #   Rscript inst/bench/real_sets.R --new      # and the sets of `new_loaders` (session 22)
+#   Rscript inst/bench/real_sets.R --others   # and the sets of `other_loaders` (session 23)
 #
 # `--extra` adds larger sets from dplyr and ggplot2 (storms, diamonds and
 # its price > 10000, txhousing: n = 7000-54000, high R^2, factor-heavy or
@@ -279,16 +280,133 @@ new_loaders <- list(
     list(x = x, y = log(d$Sale_Price), family = "gaussian")
   }
 )
+# `--others`: sets first measured in session 23, from the recommended
+# packages that ship with R (nlme, survival, MASS, datasets) and from
+# ISLR2, mlbench, ggplot2 and modeldata: school and clinical data with
+# factors (MathAch, nlschools, flchain, nwtco, colon), n = 400-800 (Credit,
+# Pima, midwest, biomass, economics, biopsy: the Wisconsin data again, as
+# MASS has it), two columns (two_class_dat), p > n (pd_speech: 252
+# records, 751 columns) and diamonds' raw price (n = 53940).
+recommended_frame <- function(pkg, name) {
+  if (!have(pkg)) return(NULL)
+  # (survival's `colon` is lazy data that data() does not list by that name)
+  found <- suppressWarnings(tryCatch(dataset(pkg, name), error = function(e) NULL))
+  if (is.null(found)) found <- getExportedValue(pkg, name)
+  as.data.frame(found)
+}
+flchain_frame <- function() {
+  d <- recommended_frame("survival", "flchain")
+  if (is.null(d)) return(NULL)
+  keep <- c("age", "sex", "sample.yr", "kappa", "lambda", "creatinine", "mgus")
+  d[stats::complete.cases(d[keep]), c(keep, "death")]
+}
+other_loaders <- list(
+  MathAch = function() {
+    d <- recommended_frame("nlme", "MathAchieve")
+    if (is.null(d)) return(NULL)
+    list(x = data.frame(Minority = factor(d$Minority), Sex = factor(d$Sex), SES = d$SES,
+                        MEANSES = d$MEANSES), y = d$MathAch, family = "gaussian")
+  },
+  flchain = function() {
+    d <- flchain_frame()
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), "death")], y = d$death, family = "binomial")
+  },
+  flchain_kappa = function() {
+    d <- flchain_frame()
+    if (is.null(d)) return(NULL)
+    list(x = d[c("age", "sex", "sample.yr", "lambda", "creatinine", "mgus")],
+         y = log(d$kappa), family = "gaussian")
+  },
+  nwtco = function() {
+    d <- recommended_frame("survival", "nwtco")
+    if (is.null(d)) return(NULL)
+    for (v in c("instit", "histol", "stage", "study")) d[[v]] <- factor(d[[v]])
+    list(x = d[c("instit", "histol", "stage", "study", "age")], y = d$rel,
+         family = "binomial")
+  },
+  colon = function() {
+    d <- recommended_frame("survival", "colon")
+    if (is.null(d)) return(NULL)
+    d <- d[d$etype == 2, ]
+    d$rx <- factor(d$rx)
+    list(x = d[c("rx", "sex", "age", "obstruct", "perfor", "adhere", "nodes", "differ",
+                 "extent", "surg", "node4")], y = d$status, family = "binomial")
+  },
+  nlschools = function() {
+    d <- recommended_frame("MASS", "nlschools")
+    if (is.null(d)) return(NULL)
+    list(x = d[c("IQ", "GS", "SES", "COMB")], y = d$lang, family = "gaussian")
+  },
+  quakes = function() {
+    d <- recommended_frame("datasets", "quakes")
+    list(x = d[c("lat", "long", "depth", "stations")], y = d$mag, family = "gaussian")
+  },
+  biopsy = function() {
+    d <- recommended_frame("MASS", "biopsy")
+    if (is.null(d)) return(NULL)
+    list(x = d[paste0("V", 1:9)], y = as.numeric(d$class == "malignant"),
+         family = "binomial")
+  },
+  Credit = function() {
+    if (!have("ISLR2")) return(NULL)
+    d <- dataset("ISLR2", "Credit")
+    list(x = d[setdiff(names(d), "Balance")], y = d$Balance, family = "gaussian")
+  },
+  Pima = function() {
+    if (!have("mlbench")) return(NULL)
+    d <- dataset("mlbench", "PimaIndiansDiabetes")
+    list(x = d[setdiff(names(d), "diabetes")], y = as.numeric(d$diabetes == "pos"),
+         family = "binomial")
+  },
+  midwest = function() {
+    if (!have("ggplot2")) return(NULL)
+    d <- as.data.frame(ggplot2::midwest)
+    d$state <- factor(d$state)
+    list(x = d[c("state", "area", "poptotal", "popdensity", "percwhite", "percblack",
+                 "percasian", "perchsd", "percollege", "percprof", "inmetro")],
+         y = d$percbelowpoverty, family = "gaussian")
+  },
+  economics = function() {
+    if (!have("ggplot2")) return(NULL)
+    d <- as.data.frame(ggplot2::economics)
+    list(x = d[c("pce", "pop", "psavert", "uempmed")], y = d$unemploy, family = "gaussian")
+  },
+  diamonds_price = function() {
+    if (!have("ggplot2")) return(NULL)
+    d <- diamonds_frame()
+    list(x = d$x[c("carat", "cut", "color", "clarity", "depth", "table")], y = d$price,
+         family = "gaussian")
+  },
+  biomass = function() {
+    if (!have("modeldata")) return(NULL)
+    d <- modeldata_frame("biomass")
+    list(x = d[c("carbon", "hydrogen", "oxygen", "nitrogen", "sulfur")], y = d$HHV,
+         family = "gaussian")
+  },
+  two_class = function() {
+    if (!have("modeldata")) return(NULL)
+    d <- modeldata_frame("two_class_dat")
+    list(x = d[c("A", "B")], y = as.numeric(d$Class == "Class1"), family = "binomial")
+  },
+  pd_speech = function() {
+    if (!have("modeldata")) return(NULL)
+    d <- modeldata_frame("pd_speech")
+    list(x = d[setdiff(names(d), "class")], y = as.numeric(d$class == levels(d$class)[1L]),
+         family = "binomial")
+  }
+)
 diamonds_frame <- function() {
   d <- as.data.frame(ggplot2::diamonds)
   for (v in c("cut", "color", "clarity")) d[[v]] <- factor(d[[v]], ordered = FALSE)
   list(x = d[c("carat", "cut", "color", "clarity", "depth", "table", "x", "y", "z")],
        price = d$price)
 }
-all_loaders <- c(loaders, extra_loaders, more_loaders, new_loaders)
+all_loaders <- c(loaders, extra_loaders, more_loaders, new_loaders, other_loaders)
 if ("--extra" %in% args) loaders <- c(loaders, extra_loaders)
 if ("--more" %in% args) loaders <- c(loaders, more_loaders)
 if ("--new" %in% args) loaders <- c(loaders, new_loaders)
+if ("--others" %in% args) loaders <- c(loaders, other_loaders)
 if (!is.null(only)) loaders <- all_loaders[intersect(only, names(all_loaders))]
 
 test_error <- function(family, link, y) {
