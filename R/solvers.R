@@ -74,6 +74,11 @@ schedule_problem <- function(problem) {
       schedule_passes(schedule$affordable, schedule$nlambda) <= schedule_target_passes) {
     schedule$passes <- min(schedule$passes, dpglmnet_family(problem$family)$path_passes)
   }
+  # bound-scaled columns (R/moderate-n.R): more passes where they are spread
+  if (isTRUE(problem$bound_scaling) && is.null(problem$passes_given) &&
+      !is.null(schedule$affordable)) {
+    schedule$passes <- bound_scaled_passes(problem, schedule$passes, schedule$affordable)
+  }
   problem <- plan_factor_blocks(problem, schedule$affordable)
   problem$nlambda <- as.integer(schedule$nlambda)
   problem$single_lambda <- schedule$single_lambda

@@ -311,3 +311,34 @@ test_that("cv.dpglmnet(refit = TRUE) at moderate n says there is no refit", {
   expect_setequal(fit$privacy$mechanisms$part, 0L)
 })
 
+
+test_that("bound-scaled DP-CD takes more passes where its columns are spread, never beyond what the budget affords", {
+  ns <- asNamespace("dpglmnet")
+  k <- ns$moderate_n_constants
+  # the rule: public (the columns' intervals, the schedule's affordable k)
+  problem <- list(p = 4, x.lower = c(0, 0, -20, -20), x.upper = c(1, 1, 20, 20))
+  cap <- round(10 * (1 + k$bound_pass_gain * 0.5))
+  expect_identical(ns$bound_scaled_passes(problem, 10L, 1000), as.integer(cap))
+  expect_identical(ns$bound_scaled_passes(problem, 10L, 12), 12L)
+  expect_identical(ns$bound_scaled_passes(problem, 4L, 4), 4L)
+  two_point <- list(p = 2, x.lower = 0, x.upper = 1)
+  expect_identical(ns$bound_scaled_passes(two_point, 10L, 1000), 10L)
+  # a fit: numeric scores 1-10 with a crude bound (the Wisconsin data's
+  # shape) get more than the 10 passes of a design of dummies
+  set.seed(2)
+  n <- 500
+  scores <- matrix(sample(1:10, n * 9, TRUE), n, 9)
+  y <- rbinom(n, 1, plogis((rowSums(scores) - 50) / 4))
+  fit <- suppressWarnings(dpglmnet(scores, y, family = "binomial", epsilon = 1, x.bounds = 20))
+  expect_true(fit$settings$bound_scaling)
+  expect_gt(fit$settings$passes, 10L)
+  expect_lte(fit$settings$passes, round(10 * (1 + k$bound_pass_gain)))
+  # the ledger counts the passes made
+  rows <- fit$privacy$mechanisms
+  expect_equal(rows$count[rows$key == "path"], fit$settings$passes * 10)
+  expect_lte(fit$privacy$epsilon, 1)
+  # a pass count you give is kept
+  given <- suppressWarnings(dpglmnet(scores, y, family = "binomial", epsilon = 1,
+                                     x.bounds = 20, passes = 3))
+  expect_identical(given$settings$passes, 3L)
+})
