@@ -218,6 +218,8 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   arguments <- check_path_arguments(list(...))
   validation.fraction <- folds_validation_fraction(nfolds, validation.fraction,
                                                    !missing(validation.fraction))
+  folds <- attr(validation.fraction, "nfolds")
+  validation.fraction <- as.numeric(validation.fraction)
   # (`[[` with exact matching: `arguments$lambda` would partially match
   # `lambda.min.ratio`)
   given <- function(name) arguments[[name, exact = TRUE]]
@@ -284,7 +286,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
            })
     })
   cv_procedure(records, call, family, type.measure, held_out, loss.bound, refit,
-               refit.budget, epsilon, delta, rng)
+               refit.budget, epsilon, delta, rng, folds)
 }
 
 # The procedure of cv.dpglmnet() once its arguments are checked, on the
@@ -301,7 +303,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
 #                            curve(fit, loss.bound, refit_rows), the private
 #                            validation curve on the validation part.
 cv_procedure <- function(records, call, family, type.measure, held_out, loss.bound,
-                         refit, refit.budget, epsilon, delta, rng) {
+                         refit, refit.budget, epsilon, delta, rng, nfolds = NULL) {
   n <- records$n
   arguments <- records$arguments
   # solver = "auto" picked the l1 solver, or the intercept alone
@@ -369,6 +371,7 @@ cv_procedure <- function(records, call, family, type.measure, held_out, loss.bou
     curve <- NULL
   } else {
     # The split: drawn from R's RNG, independently of the data.
+    warn_one_fold(nfolds)
     validation <- sort(sample.int(n, held_out))
     parts <- records$split(validation, arguments)
     fit <- call_dpglmnet(parts$x, parts$y, c(
@@ -527,21 +530,28 @@ check_path_arguments <- function(arguments) {
 }
 
 # cv.glmnet()'s `nfolds` (K): the validation part is one fold of K, i.e.
-# validation.fraction = 1 / K, with a warning that the folds are not
-# crossed (each record trained on K - 1 times would spend the budget K - 1
-# times). With a `validation.fraction` given too: an error.
+# validation.fraction = 1 / K (its attribute "nfolds": K), with a warning
+# where the split is drawn that the folds are not crossed (each record
+# trained on K - 1 times would spend the budget K - 1 times). With a
+# `validation.fraction` given too: an error.
 folds_validation_fraction <- function(nfolds, validation.fraction, fraction_given) {
   if (is.null(nfolds)) return(validation.fraction)
   nfolds <- as.integer(check_numeric(nfolds, "nfolds", lower = 3, upper = 1e6, integer = TRUE))
   if (fraction_given) {
     dpglmnet_abort("nfolds", "and `validation.fraction` cannot both be given: give one of them.")
   }
+  structure(1 / nfolds, nfolds = nfolds)
+}
+
+# Said where the split is drawn (cv_procedure()): with one lambda there is
+# no split, and that warning says so instead.
+warn_one_fold <- function(nfolds) {
+  if (is.null(nfolds)) return(invisible())
   dpglmnet_warn(sprintf(paste(
     "nfolds = %d: cv.dpglmnet() validates on one fold of %d (validation.fraction =",
     "1/%d) and trains on the others, instead of crossing the folds as cv.glmnet()",
     "does: crossing them trains on each record %d times, each time charged to the",
     "privacy budget."), nfolds, nfolds, nfolds, nfolds - 1L))
-  1 / nfolds
 }
 
 # The largest `loss.bound` accepted: a finite public maximum, as for

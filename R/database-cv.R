@@ -115,6 +115,8 @@ cv_from_database <- function(call, env) {
   validation.fraction <- folds_validation_fraction(
     values[["nfolds", exact = TRUE]], validation.fraction,
     !is.null(values[["validation.fraction", exact = TRUE]]))
+  folds <- attr(validation.fraction, "nfolds")
+  validation.fraction <- as.numeric(validation.fraction)
   loss.bound <- values[["loss.bound", exact = TRUE]]
   if (!is.null(loss.bound)) {
     loss.bound <- check_numeric(loss.bound, "loss.bound", lower = 0, lower_open = TRUE,
@@ -186,7 +188,7 @@ cv_from_database <- function(call, env) {
            })
     })
   cv_procedure(records, public_call(call, "cv.dpglmnet"), family, type.measure, held_out,
-               loss.bound, refit, refit.budget, epsilon, delta, rng)
+               loss.bound, refit, refit.budget, epsilon, delta, rng, folds)
 }
 
 # The response of a part: the part's column y.

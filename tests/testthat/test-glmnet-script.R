@@ -513,6 +513,20 @@ test_that("cv.glmnet's own arguments: nfolds holds out one fold, the rest accept
   framed <- quietly(cv.dpglmnet(df[predictors], y, nfolds = 5, epsilon = 50,
                                 x.bounds = as.list(numeric_bounds), y.bound = 1e4))
   expect_length(framed$validation, round(nrow(df) / 5))
+  # where one fit on all records is all the budget affords (here the
+  # intercept alone at moderate n) there is no split: no word about folds,
+  # only why
+  set.seed(3)
+  words <- character(0)
+  single <- withCallingHandlers(
+    cv.dpglmnet(x, y, nfolds = 10, epsilon = 1, x.bounds = bounds, y.bound = 1e4),
+    dpglmnet_warning = function(w) {
+      words <<- c(words, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+  expect_length(single$validation, 0L)
+  expect_false(any(grepl("nfolds", words)))
+  expect_true(any(grepl("intercept alone|single lambda", words)))
   # cv.glmnet's arguments without effect on the fit are accepted
   set.seed(3)
   same <- quietly(cv.dpglmnet(x, y, epsilon = 1, x.bounds = bounds, y.bound = 1e4,
