@@ -237,7 +237,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
                                        lower_open = TRUE, upper_open = TRUE)
   held_out <- round(validation.fraction * n)
   if (held_out < 1L || n - held_out < 2L) {
-    dpglmnet_abort(if (is.null(nfolds)) "validation.fraction" else "nfolds", sprintf(
+    dpglmnet_abort(if (is.null(folds)) "validation.fraction" else "nfolds", sprintf(
       "leaves %d validation and %d training records; both parts need records.",
       held_out, n - held_out))
   }
@@ -482,9 +482,11 @@ validation_curve <- function(fit, x_val, y_val, family, type.measure, loss.bound
 # The arguments in `...` go to dpglmnet(): named, and its own (not x, y or
 # what cv.dpglmnet() sets itself). cv.glmnet()'s own arguments, so that a
 # glmnet script runs unchanged: those without effect on the fit
-# (`parallel`, `trace.it`, `grouped`, `alignment`: computation and cvsd's
-# grouping of glmnet's folds) are dropped; those that cannot be honoured
-# privately are an error saying why. Returns the arguments for dpglmnet().
+# (`parallel`, `grouped`, `alignment`, `keep = FALSE`, `gamma`: computation,
+# cvsd's grouping of glmnet's folds, the relaxed fit's) are checked and
+# dropped (`trace.it` is dpglmnet()'s own and is passed on); those that
+# cannot be honoured privately are an error saying why. Returns the
+# arguments for dpglmnet().
 cv_glmnet_ignored <- c("parallel", "grouped", "alignment", "keep", "gamma")
 check_path_arguments <- function(arguments) {
   if (!length(arguments)) return(arguments)

@@ -149,8 +149,7 @@ cv_from_database <- function(call, env) {
   if (is.null(delta)) delta <- 1 / n^2
   held_out <- round(validation.fraction * n)
   if (held_out < 1L || n - held_out < 2L) {
-    dpglmnet_abort(if (is.null(values[["nfolds", exact = TRUE]])) "validation.fraction"
-                   else "nfolds", sprintf(
+    dpglmnet_abort(if (is.null(folds)) "validation.fraction" else "nfolds", sprintf(
       "leaves %d validation and %d training records; both parts need records.",
       held_out, n - held_out))
   }
