@@ -214,6 +214,12 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   if (is_frame_input(x)) return(cv_dpglmnet_frame(match.call(), environment()))
   # a database table: the same procedure with queries (R/database-cv.R)
   if (is_database_input(x)) return(cv_from_database(match.call(), environment()))
+  # model.matrix()'s column of ones: left out, back at 0 (R/ones-column.R)
+  intercept <- list(...)[["intercept", exact = TRUE]]
+  ones <- ones_columns(x, if (is.null(intercept)) TRUE else intercept)
+  if (length(ones)) {
+    return(fit_without_ones(cv.dpglmnet, "cv.dpglmnet", match.call(), environment(), ones))
+  }
   call <- public_call(match.call(), "cv.dpglmnet")
   arguments <- check_path_arguments(list(...))
   validation.fraction <- folds_validation_fraction(nfolds, validation.fraction,

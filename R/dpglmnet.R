@@ -324,7 +324,12 @@
 #'   or a sparse `Matrix` (converted to `dgCMatrix`); or a data frame, or a
 #'   formula such as `y ~ .` with `data` (see Section Data frames and
 #'   formulas); or a database table named by [db_table()] (then `y` is
-#'   named there; DP-CD only).
+#'   named there; DP-CD only). With an intercept, a column named
+#'   `"(Intercept)"` (the column of ones `model.matrix()` puts first) is
+#'   left out of the fit and gets the coefficient 0, as glmnet gives a
+#'   constant column; no budget is spent on it, and its values in
+#'   `predict()`'s `newx` are ignored. (The name is public; whether a
+#'   column is constant is not, and a private fit could not see it.)
 #' @param y Response. Gaussian: numeric. Binomial: a two-level factor (the
 #'   second level is modelled), a logical, a 0/1 numeric vector, or a
 #'   two-column 0/1 indicator matrix with one 1 per row (the second column
@@ -683,6 +688,11 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
     dpglmnet_abort("data", paste(
       "is for the formula interface (x a formula such as y ~ .); with a",
       "matrix `x`, give the response as `y`."))
+  }
+  # model.matrix()'s column of ones: left out, back at 0 (R/ones-column.R)
+  ones <- ones_columns(x, intercept)
+  if (length(ones)) {
+    return(fit_without_ones(dpglmnet, "dpglmnet", match.call(), environment(), ones))
   }
   call <- public_call(match.call(), "dpglmnet")
   # glmnet's own arguments (R/glmnet-compat.R)

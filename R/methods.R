@@ -43,6 +43,7 @@ print.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
       " fitted with a dummy for every level (the privacy ledger counts them),",
       " reported in treatment contrasts as model.matrix() codes them")), sep = "\n")
   }
+  ones_column_text(x$settings)
   y_interval <- fit_y_interval(x$settings)
   if (!is.null(y_interval) && isTRUE(x$settings$has_offset) &&
       dpglmnet_family(x$family)$offset_in_response) {
@@ -220,6 +221,7 @@ print.summary.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), 
   s <- x$settings
   cat(sprintf("Family: %s; %d records, %d variables; intercept: %s\n",
               x$family, x$nobs, x$nvars, x$intercept))
+  ones_column_text(s)
   if (isTRUE(s$intercept_only)) {
     # the intercept alone (R/intercept.R): one release, no passes or clip
     # (a gaussian y: clamped to the range released first within its public

@@ -1,0 +1,95 @@
+# model.matrix()'s column of ones ("(Intercept)") in a matrix x: with an
+# intercept it is left out of the fit and gets the coefficient 0, as glmnet
+# gives a constant column (R/ones-column.R). The fit is the fit without
+# the column, and spends the same budget.
+
+quietly <- function(expr) {
+  withCallingHandlers(expr, dpglmnet_warning = function(w) invokeRestart("muffleWarning"))
+}
+
+ones_design <- function(n = 3000, seed = 4) {
+  set.seed(seed)
+  d <- data.frame(a = rnorm(n), g = factor(sample(c("u", "v", "w"), n, TRUE)))
+  x <- stats::model.matrix(~ a + g, d)
+  y <- drop(x %*% c(1, 2, 0.5, -0.5)) + rnorm(n)
+  list(x = x, y = y, yb = as.numeric(y > 1.5))
+}
+
+test_that("the column of ones gets 0 and the fit is the fit without it", {
+  data <- ones_design()
+  x <- data$x
+  set.seed(9)
+  with_ones <- quietly(dpglmnet(x, data$y, epsilon = 1, x.bounds = 4, y.bound = 20))
+  set.seed(9)
+  without <- quietly(dpglmnet(x[, -1], data$y, epsilon = 1, x.bounds = 4, y.bound = 20))
+  b <- coef(with_ones)
+  expect_equal(rownames(b), c("(Intercept)", colnames(x)))
+  expect_true(all(b[2, ] == 0))
+  expect_equal(as.matrix(b[-2, ]), as.matrix(coef(without)), ignore_attr = TRUE)
+  expect_equal(with_ones$privacy$epsilon, without$privacy$epsilon)
+  expect_equal(dim(with_ones$beta), c(4L, length(with_ones$lambda)))
+  expect_identical(with_ones$call[[1]], as.name("dpglmnet"))
+  expect_identical(with_ones$call$x, as.name("x"))
+  expect_true(with_ones$settings$standardization$x_constant[1])
+  # predict() is the linear predictor of coef(), whatever the column holds
+  newx <- x[1:7, ]
+  newx[, 1] <- c(-3, 0, 1, 2, 7, 1e6, 1)
+  s <- min(with_ones$lambda)
+  expect_lt(max(abs(predict(with_ones, newx, s = s) -
+                      as.matrix(cbind(1, newx[, -1]) %*% coef(with_ones, s = s)[-2, ]))), 1e-8)
+  expect_output(print(with_ones), "model.matrix\\(\\)'s column of ones")
+  expect_output(print(summary(with_ones)), "model.matrix\\(\\)'s column of ones")
+})
+
+test_that("per-column arguments lose the column's entry in every form", {
+  data <- ones_design(n = 2000)
+  x <- data$x
+  bounds <- cbind(c(1, -4, 0, 0), c(1.5, 4, 1, 1))
+  set.seed(3)
+  a <- quietly(dpglmnet(x, data$y, epsilon = 1, x.bounds = bounds, y.bound = 20,
+                        penalty.factor = c(9, 1, 2, 1), lower.limits = c(-1, -Inf, 0, -Inf)))
+  set.seed(3)
+  b <- quietly(dpglmnet(x[, -1], data$y, epsilon = 1, x.bounds = bounds[-1, ], y.bound = 20,
+                        penalty.factor = c(1, 2, 1), lower.limits = c(-Inf, 0, -Inf)))
+  expect_equal(as.matrix(coef(a)[-2, ]), as.matrix(coef(b)), ignore_attr = TRUE)
+  expect_equal(a$settings$penalty.factor[-1], b$settings$penalty.factor)
+  named <- list(a = 4, gv = c(0, 1), gw = c(0, 1), "(Intercept)" = c(0, 2))
+  set.seed(3)
+  c1 <- quietly(dpglmnet(x, data$y, epsilon = 1, x.bounds = named, y.bound = 20))
+  set.seed(3)
+  c2 <- quietly(dpglmnet(x[, -1], data$y, epsilon = 1, x.bounds = named[1:3], y.bound = 20))
+  expect_equal(as.matrix(coef(c1)[-2, ]), as.matrix(coef(c2)), ignore_attr = TRUE)
+})
+
+test_that("cv.dpglmnet() and the l1 solvers leave the column out too", {
+  data <- ones_design(n = 4000)
+  x <- data$x
+  set.seed(5)
+  cv_ones <- quietly(cv.dpglmnet(x, data$yb, family = "binomial", epsilon = 1, x.bounds = 4))
+  set.seed(5)
+  cv_without <- quietly(cv.dpglmnet(x[, -1], data$yb, family = "binomial", epsilon = 1,
+                                    x.bounds = 4))
+  expect_equal(as.matrix(coef(cv_ones)[-2, ]), as.matrix(coef(cv_without)), ignore_attr = TRUE)
+  expect_equal(coef(cv_ones)[2, 1], 0)
+  expect_equal(cv_ones$privacy$epsilon, cv_without$privacy$epsilon)
+  expect_identical(cv_ones$call[[1]], as.name("cv.dpglmnet"))
+  expect_equal(predict(cv_ones, x[1:3, ], type = "response"),
+               predict(cv_without, x[1:3, -1], type = "response"))
+  set.seed(6)
+  fw <- quietly(dpglmnet(x, data$y, epsilon = 1, x.bounds = 4, y.bound = 20, solver = "dpfw"))
+  set.seed(6)
+  fw_without <- quietly(dpglmnet(x[, -1], data$y, epsilon = 1, x.bounds = 4, y.bound = 20,
+                                 solver = "dpfw"))
+  # vertex 2j - 1 is +R e_j: the same picks, one column further on
+  expect_equal(fw$vertices, fw_without$vertices + 2L)
+})
+
+test_that("without an intercept the column is fitted as any column", {
+  data <- ones_design(n = 2000)
+  fit <- quietly(dpglmnet(data$x, data$y, epsilon = 1, x.bounds = 4, y.bound = 20,
+                          intercept = FALSE))
+  expect_null(fit$settings$ones_columns)
+  # (its spread, released with the others', reads as constant here)
+  expect_length(fit$settings$standardization$x_sd, 4L)
+  expect_length(fit$privacy$sensitivities$x_mean, 4L)
+})
