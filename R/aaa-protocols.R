@@ -47,6 +47,9 @@
 #   default_batch_size(n)     its `batch.size` when none is given;
 #   weights                   takes glmnet's `weights` and `offset`;
 #   in_database               runs on a database table (R/database.R);
+#   reads_x                   its fit reads x (FALSE: the intercept alone),
+#                             so a private fit needs `x.bounds`, or
+#                             standardize = FALSE (check_x_bounds_given());
 #   sparse_shift              centres bound-scaled sparse columns itself
 #                             (problem$fw_shift, R/highdim.R);
 #   smoothness                NULL: reads no smoothness constants; else the
@@ -97,7 +100,7 @@
 # and an entry in dpglmnet_solvers.
 new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
                        default_batch_size = function(n) min(n, max(10, round(sqrt(n)))),
-                       weights = FALSE,
+                       weights = FALSE, reads_x = TRUE,
                        in_database = FALSE, smoothness = NULL, quantile_clip = NULL,
                        sparse_shift = FALSE,
                        default_clip = function(p, intercept) sqrt(p + intercept),
@@ -111,7 +114,7 @@ new_solver <- function(name, ..., by_radius = FALSE, uses_batch = FALSE,
                        convergence_tolerance = 1e-4,
                        unconverged_message = lambda_path_unconverged) {
   c(list(name = name, by_radius = by_radius, uses_batch = uses_batch,
-         default_batch_size = default_batch_size, weights = weights,
+         default_batch_size = default_batch_size, weights = weights, reads_x = reads_x,
          in_database = in_database, smoothness = smoothness, quantile_clip = quantile_clip,
          sparse_shift = sparse_shift,
          default_clip = default_clip, quantile_clip_default = quantile_clip_default,

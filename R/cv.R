@@ -260,6 +260,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   # (before any computation), split with the records below (R/weights.R)
   weighting <- check_weights(given("weights"), n, given("weights.bound"), epsilon)
   offsetting <- check_offset(given("offset"), n, given("offset.bound"), epsilon)
+  check_x_bounds_given(given("x.bounds"), given("standardize"), epsilon, given("solver"))
   if (family$bounded_response && is.null(loss.bound) && is.null(given("y.bound"))) {
     dpglmnet_abort("loss.bound", sprintf(paste(
       "or `y.bound` must be given for family = \"%s\": the validation",

@@ -283,9 +283,10 @@
 #' (`list(age = c(18, 90), income = c(0, 1e6))`; a list may mix both), or
 #' one unnamed value for every numeric column, and an error names the
 #' numeric columns left without one. An interaction column gets the product
-#' of its variables' intervals. Without `x.bounds` the columns are
-#' unbounded, as in the matrix interface, unless every column is
-#' categorical (then all intervals are \[0, 1\]).
+#' of its variables' intervals. Without `x.bounds`, a private fit is an
+#' error when a numeric column is left (as in the matrix interface; with
+#' `standardize = FALSE` the columns are read as they are), unless every
+#' column is categorical (then all intervals are \[0, 1\]).
 #' `penalty.factor`, `lower.limits` and `upper.limits`, when given per
 #' column, follow the expanded columns.
 #'
@@ -394,12 +395,17 @@
 #'   original scale, as glmnet does (its default). Everything is released
 #'   privately, with Gaussian noise charged to the ledger (see
 #'   `standardize.budget` and Section Private standardization), so
-#'   `x.bounds` is needed. The default (`NULL`) is `TRUE` exactly when
-#'   `x.bounds` is given, except where `solver = "auto"` picks `"dpfw"`
-#'   (Section High dimension), which maps the columns to \[-1, 1\] by
-#'   their public intervals instead; `TRUE` makes `"auto"` pick `"dpcd"`. Without an intercept, columns are
+#'   `x.bounds` is needed. The default (`NULL`) is `TRUE`, except where
+#'   `solver = "auto"` picks `"dpfw"` (Section High dimension), which maps
+#'   the columns to \[-1, 1\] by their public intervals instead; `TRUE`
+#'   makes `"auto"` pick `"dpcd"`. A private fit without `x.bounds` is an
+#'   error unless `standardize = FALSE` is given: the columns are then read
+#'   as they are, at unit scale (every coordinate gets the step and clip
+#'   of a column with \eqn{|x_{ij}|} about 1), which suits only columns
+#'   already scaled to about \[-1, 1\]. Without an intercept, columns are
 #'   scaled by their standard deviation and not centred, as glmnet does. With
-#'   `epsilon = Inf` the exact moments are used and `x.bounds` is not needed.
+#'   `epsilon = Inf` the exact moments are used and `x.bounds` is not needed
+#'   (the default then standardizes, as glmnet).
 #' @param penalty.factor Non-negative penalty factor per column.
 #' @param lower.limits,upper.limits Box constraints on the coefficients: one
 #'   value or one per column; `lower.limits <= 0 <= upper.limits`.
@@ -771,11 +777,19 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     nlambda <- length(lambda)
   }
   check_flag(intercept, "intercept")
-  # NULL (the default): TRUE when x.bounds is given, unless solver = "auto"
-  # scales the columns by their public bounds instead (R/highdim.R)
+  # NULL (the default): TRUE, as glmnet, unless solver = "auto" scales the
+  # columns by their public bounds instead (R/highdim.R). A private fit
+  # needs x.bounds for it. Without them the columns could only be read as
+  # they are, at unit scale, where every coordinate gets the step and clip
+  # of a column with |x_ij| about 1: that is an error unless asked for
+  # (standardize = FALSE), since on raw columns it gave test errors of 1e5
+  # times the mean's (quakes, Hitters) behind a warning.
   if (!is.null(standardize)) check_flag(standardize, "standardize")
   standardize_given <- standardize
-  standardize <- if (is.null(standardize)) !is.null(x.bounds) else standardize
+  # (without x.bounds at a finite epsilon: an error once the other
+  # arguments are checked, check_x_bounds_given() below)
+  bounds_missing <- is.null(standardize) && is.null(x.bounds) && is.finite(epsilon)
+  standardize <- if (is.null(standardize)) !bounds_missing else standardize
   if (standardize && is.null(x.bounds) && is.finite(epsilon)) {
     dpglmnet_abort("x.bounds", paste(
       "must be given for standardize = TRUE: the column means and standard",
@@ -917,7 +931,8 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
     if (standardize) "standardized" else "uniform"
   } else {
     choose_smoothness(smoothness, p, epsilon, x.bounds, standardize,
-                      solver_declared$smoothness, weighted = !is.null(weighting))
+                      solver_declared$smoothness, weighted = !is.null(weighting),
+                      warn_unit_scale = !bounds_missing)
   }
   # NULL: 0.3 here; the plan may raise it at moderate n, where the moments
   # would be noise (a public rule, R/moderate-n.R)
@@ -998,7 +1013,9 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   } else {
     check_x_values(x)
   }
-  solver_declared$check(problem)
+  problem <- solver_declared$check(problem)
+  if (bounds_missing) check_x_bounds_given(x.bounds, standardize_given, epsilon, solver)
+  problem
 }
 
 # The number of lambdas and passes when not given. For a private, standardized
@@ -1213,6 +1230,26 @@ public_expression <- function(value) {
     (!is.character(value) || all(nchar(value, type = "bytes", allowNA = TRUE) <= 100L,
                                  na.rm = TRUE))
   if (small) value else as.name("<data>")
+}
+
+# A private fit's x.bounds, unless the columns are read as they are
+# (standardize = FALSE given): checked by dpglmnet() and first by
+# cv.dpglmnet() (before its check of the response's bound).
+check_x_bounds_given <- function(x.bounds, standardize, epsilon, solver = NULL) {
+  if (!is.null(standardize) || !is.null(x.bounds) || !is.finite(epsilon)) return(invisible())
+  # (a solver whose fit reads no x, named; "auto" and the others read it)
+  if (is.character(solver) && length(solver) == 1L && solver %in% names(dpglmnet_solvers) &&
+      !solver_object(solver)$reads_x) {
+    return(invisible())
+  }
+  dpglmnet_abort("x.bounds", paste(
+    "must be given for a private fit: public bounds on the columns, one value",
+    "b (|x_ij| <= b) or one per column, or intervals cbind(lower, upper). The",
+    "private standardization rests on them (x is clamped to them); crude",
+    "bounds cost little, as its released ranges narrow them. A data frame's",
+    "factors need none. (standardize = FALSE without `x.bounds` fits the",
+    "columns as they are, at unit scale: only for columns already scaled to",
+    "about [-1, 1].)"))
 }
 
 # Assembles the glmnet-shaped object from a solver's path.

@@ -43,6 +43,7 @@ intercept_solver <- new_solver("intercept",
   # the mean of the clamped response is one aggregate query (R/database.R)
   in_database = TRUE,
   # The fit reads no x: no smoothness constants, no clip, no schedule.
+  reads_x = FALSE,
   default_clip = function(p, intercept) 1,
   check = function(problem) intercept_problem(problem, given = TRUE),
   start_release = function(problem) {

@@ -41,7 +41,8 @@ print.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
     cat(wrap_text(paste0(
       "Factors: ", paste0("`", x$settings$full_coding, "`", collapse = ", "),
       " fitted with a dummy for every level (the privacy ledger counts them),",
-      " reported in treatment contrasts as model.matrix() codes them")), sep = "\n")
+      " reported in treatment contrasts (ordered factors too, where model.matrix()",
+      " would give polynomial ones)")), sep = "\n")
   }
   ones_column_text(x$settings)
   y_interval <- fit_y_interval(x$settings)

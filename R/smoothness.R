@@ -84,7 +84,8 @@ record_smoothness_sensitivity <- function(problem) {
 
 # The default source and the checks that tie smoothness to other arguments.
 choose_smoothness <- function(smoothness, p, epsilon, x.bounds, standardize,
-                              private_default = "quantile", weighted = FALSE) {
+                              private_default = "quantile", weighted = FALSE,
+                              warn_unit_scale = TRUE) {
   if (is.null(smoothness)) {
     # Standardized columns: the constants follow from the released moments.
     if (standardize) return("standardized")
@@ -97,7 +98,7 @@ choose_smoothness <- function(smoothness, p, epsilon, x.bounds, standardize,
     # A warning, not a message: on columns far from unit scale these steps
     # make the coefficients noise or diverge, silently otherwise (infert,
     # binomial, epsilon 1: links of -190 to -330).
-    dpglmnet_warn(paste(
+    if (warn_unit_scale) dpglmnet_warn(paste(
       "no `x.bounds` given, so the columns are used as they are, neither",
       "standardized nor scaled, with smoothness = \"uniform\": every coordinate",
       "gets the step and clipping threshold of a column of unit scale (|x_ij|",

@@ -339,7 +339,8 @@ paper_reference <- function(problem, passes = 500) {
   fit <- do.call(dpglmnet::dpglmnet, c(list(x = problem$x, y = problem$y, epsilon = Inf,
                                   passes = passes, selection = "cyclic"),
                              paper_fit_arguments(problem)[c("family", "alpha",
-                                                            "lambda", "intercept")]))
+                                                            "lambda", "intercept",
+                                                            "standardize")]))
   dpglmnet_objective(fit, problem$x, problem$y)
 }
 

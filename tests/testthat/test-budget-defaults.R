@@ -219,7 +219,8 @@ test_that("columns taken at unit scale without x.bounds get the budget's schedul
   x <- matrix(runif(n * 8), n)
   y <- as.numeric(-1 + 2 * x[, 1] - 2 * x[, 2] + rlogis(n) > 0)
   set.seed(9)
-  fit <- muffle_dpglmnet_warnings(dpglmnet(x, y, family = "binomial", epsilon = 1))
+  fit <- muffle_dpglmnet_warnings(dpglmnet(x, y, family = "binomial", epsilon = 1,
+      standardize = FALSE))
   expect_identical(fit$settings$smoothness, "uniform")
   # the budget affords one lambda (0.25 / sqrt(n)) and few passes here
   expect_equal(fit$lambda, 0.25 / sqrt(n))
@@ -228,7 +229,7 @@ test_that("columns taken at unit scale without x.bounds get the budget's schedul
   # a given schedule is kept
   set.seed(9)
   given <- muffle_dpglmnet_warnings(dpglmnet(x, y, family = "binomial", epsilon = 1,
-                                             nlambda = 10, passes = 10))
+                                             nlambda = 10, passes = 10, standardize = FALSE))
   expect_equal(length(given$lambda), 10L)
   expect_equal(given$settings$passes, 10L)
 })

@@ -36,7 +36,7 @@ test_that("16.1: a fit made with do.call() keeps no record in its call", {
   expect_false(holds_any(small$call, records))
   typed <- eval(bquote(dpglmnet(x = .(d$x[1:5, ]), y = c(.(d$y[1]), .(d$y[2]), .(d$y[3]),
                                                         .(d$y[4]), .(d$y[5])),
-                                epsilon = Inf, lambda = 0.1, passes = 2000)))
+                                epsilon = Inf, lambda = 0.1, passes = 2000, standardize = FALSE)))
   expect_identical(typed$call$y, quote(y))
   # long or shaped values of other arguments, and data inside expressions,
   # become a placeholder
@@ -64,19 +64,19 @@ test_that("16.1: a fit made with do.call() keeps no record in its call", {
 
 test_that("16.2: loss.bound and clip are capped; report-noisy-max stays stable", {
   d <- simulate_gaussian(n = 100, p = 2)
-  expect_dpglmnet_error(cv.dpglmnet(d$x, d$y, y.bound = 5, loss.bound = 1e101),
+  expect_dpglmnet_error(cv.dpglmnet(d$x, d$y, y.bound = 5, loss.bound = 1e101, standardize = FALSE),
                         "`loss.bound`")
-  expect_dpglmnet_error(cv.dpglmnet(d$x, d$y, y.bound = 5, loss.bound = Inf),
+  expect_dpglmnet_error(cv.dpglmnet(d$x, d$y, y.bound = 5, loss.bound = Inf, standardize = FALSE),
                         "`loss.bound`")
-  expect_dpglmnet_error(dpglmnet(d$x, d$y, clip = 1e101), "`clip`")
-  expect_dpglmnet_error(dpglmnet(d$x, d$y, clip = Inf), "`clip`")
+  expect_dpglmnet_error(dpglmnet(d$x, d$y, clip = 1e101, standardize = FALSE), "`clip`")
+  expect_dpglmnet_error(dpglmnet(d$x, d$y, clip = Inf, standardize = FALSE), "`clip`")
   # the largest public loss.bound is accepted, and the curve it releases is
   # a finite computation (summed on the losses divided by B): with
   # B = 1e100 the noise swamps the losses
   set.seed(4)
   cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(
     d$x, d$y, y.bound = 5, loss.bound = 1e100, epsilon = 1, lambda = c(0.5, 0.1),
-    passes = 2))
+    passes = 2, standardize = FALSE))
   expect_equal(cvfit$loss.bound, 1e100)
   expect_true(all(is.finite(cvfit$cvm)) && all(is.finite(cvfit$cvsd)))
   expect_gt(cvfit$cvsd.noise, 1e95)
@@ -137,16 +137,17 @@ test_that("16.4: cv.dpglmnet passes lambda.min.ratio on (no partial matching)", 
   d <- simulate_gaussian(n = 300, p = 3)
   set.seed(1)
   cvfit <- cv.dpglmnet(d$x, d$y, epsilon = Inf, y.bound = 20, lambda.min.ratio = 0.1,
-                       nlambda = 3, passes = 20)
+                       nlambda = 3, passes = 20, standardize = FALSE)
   expect_length(cvfit$lambda, 3L)
   expect_equal(cvfit$lambda[3] / cvfit$lambda[1], 0.1)
   # a single-value lambda is still refused by name
-  expect_dpglmnet_error(cv.dpglmnet(d$x, d$y, y.bound = 5, lambda = 0.1), "`lambda`")
+  expect_dpglmnet_error(cv.dpglmnet(d$x, d$y, y.bound = 5, lambda = 0.1,
+      standardize = FALSE), "`lambda`")
 })
 
 test_that("16.5: predict() takes one record as a vector or a one-row matrix", {
   d <- simulate_gaussian(n = 200, p = 3)
-  fit <- dpglmnet(d$x, d$y, epsilon = Inf, lambda = c(0.5, 0.1), passes = 50)
+  fit <- dpglmnet(d$x, d$y, epsilon = Inf, lambda = c(0.5, 0.1), passes = 50, standardize = FALSE)
   both <- predict(fit, d$x[1:2, ])
   expect_equal(predict(fit, d$x[1, ]), both[1, , drop = FALSE])
   expect_equal(predict(fit, d$x[2, , drop = FALSE]), both[2, , drop = FALSE])
@@ -165,13 +166,13 @@ test_that("16.5: predict() takes one record as a vector or a one-row matrix", {
   b <- simulate_binomial(n = 300, p = 3)
   cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(b$x, b$y, family = "binomial",
                                                 epsilon = Inf, lambda = c(0.1, 0.01),
-                                                passes = 30))
+                                                passes = 30, standardize = FALSE))
   expect_equal(predict(cvfit, b$x[1, ], type = "class"),
                predict(cvfit, b$x[1:2, ], type = "class")[1, , drop = FALSE])
   expect_equal(predict(cvfit, b$x[4, , drop = FALSE], type = "response"),
                predict(cvfit, b$x[3:4, ], type = "response")[2, , drop = FALSE])
   # fitting still needs two records
-  expect_dpglmnet_error(dpglmnet(d$x[1, , drop = FALSE], d$y[1]), "`x`")
+  expect_dpglmnet_error(dpglmnet(d$x[1, , drop = FALSE], d$y[1], standardize = FALSE), "`x`")
 })
 
 test_that("16.6: a few records fit with the default solver; batch.size only matters to minibatch solvers", {
@@ -179,26 +180,29 @@ test_that("16.6: a few records fit with the default solver; batch.size only matt
   n <- 5; p <- 2
   x <- matrix(rnorm(n * p), n, p)
   y <- x[, 1] + rnorm(n)
-  exact <- dpglmnet(x, y, epsilon = Inf, lambda = 0.1, passes = 2000)
+  exact <- dpglmnet(x, y, epsilon = Inf, lambda = 0.1, passes = 2000, standardize = FALSE)
   expect_s3_class(exact, "dpglmnet")
-  private <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 1))
+  private <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 1, standardize = FALSE))
   expect_s3_class(private, "dpglmnet")
   bounded <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 5))
   expect_s3_class(bounded, "dpglmnet")
   for (n_small in 2:9) {
     expect_s3_class(muffle_dpglmnet_warnings(dpglmnet(
       x[rep_len(1:5, n_small), , drop = FALSE], y[rep_len(1:5, n_small)], epsilon = 1,
-      nlambda = 2, passes = 1)), "dpglmnet")
+      nlambda = 2, passes = 1, standardize = FALSE)), "dpglmnet")
   }
   # DP-CD ignores batch.size, whatever its value
   expect_s3_class(muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 1, batch.size = 100,
-                                                    nlambda = 2, passes = 1)), "dpglmnet")
+                                                    nlambda = 2, passes = 1,
+                                                        standardize = FALSE)), "dpglmnet")
   # minibatch solvers: the default is at most n; a given value is checked
   sgd <- muffle_dpglmnet_warnings(dpglmnet(x, y, solver = "dpsgd", epsilon = 1,
-                                           nlambda = 2, passes = 1))
+                                           nlambda = 2, passes = 1, standardize = FALSE))
   expect_equal(sgd$settings$batch.size, n)
-  expect_dpglmnet_error(dpglmnet(x, y, solver = "dpsgd", batch.size = 6), "`batch.size`")
-  expect_dpglmnet_error(dpglmnet(x, y, solver = "dpsgd", batch.size = 0), "`batch.size`")
+  expect_dpglmnet_error(dpglmnet(x, y, solver = "dpsgd", batch.size = 6,
+      standardize = FALSE), "`batch.size`")
+  expect_dpglmnet_error(dpglmnet(x, y, solver = "dpsgd", batch.size = 0,
+      standardize = FALSE), "`batch.size`")
 })
 
 test_that("16.7: a y.bound far below the response is reported from released values", {
@@ -252,36 +256,39 @@ test_that("16.9: a two-column binomial y is a one-hot indicator matrix, or a cle
   onehot <- cbind(no = 1 - b$y, yes = b$y)
   set.seed(1)
   from_matrix <- dpglmnet(b$x, onehot, family = "binomial", epsilon = Inf,
-                          lambda = c(0.1, 0.01), passes = 30)
+                          lambda = c(0.1, 0.01), passes = 30, standardize = FALSE)
   set.seed(1)
   from_factor <- dpglmnet(b$x, factor(ifelse(b$y == 1, "yes", "no"), levels = c("no", "yes")),
                           family = "binomial", epsilon = Inf, lambda = c(0.1, 0.01),
-                          passes = 30)
+                          passes = 30, standardize = FALSE)
   expect_equal(from_matrix$beta, from_factor$beta)
   expect_equal(from_matrix$a0, from_factor$a0)
   expect_identical(from_matrix$classnames, c("no", "yes"))
   expect_true(all(predict(from_matrix, b$x[1:5, ], type = "class") %in% c("no", "yes")))
   unnamed <- dpglmnet(b$x, unname(onehot), family = "binomial", epsilon = Inf,
-                      lambda = 0.1, passes = 50)
+                      lambda = 0.1, passes = 50, standardize = FALSE)
   expect_identical(unnamed$classnames, c("1", "2"))
   expect_s3_class(dpglmnet(b$x, as.data.frame(onehot), family = "binomial", epsilon = Inf,
-                           lambda = 0.1, passes = 50), "dpglmnet")
+                           lambda = 0.1, passes = 50, standardize = FALSE), "dpglmnet")
   # counts and proportions need weights: refused, naming y and what is accepted
   counts <- onehot * 3
-  err <- expect_dpglmnet_error(dpglmnet(b$x, counts, family = "binomial"), "`y`")
+  err <- expect_dpglmnet_error(dpglmnet(b$x, counts, family = "binomial",
+      standardize = FALSE), "`y`")
   expect_match(conditionMessage(err), "one 1 per row")
-  expect_dpglmnet_error(dpglmnet(b$x, onehot / 2, family = "binomial"), "one 1 per row")
-  expect_dpglmnet_error(dpglmnet(b$x, cbind(onehot, 0), family = "binomial"),
+  expect_dpglmnet_error(dpglmnet(b$x, onehot / 2, family = "binomial",
+      standardize = FALSE), "one 1 per row")
+  expect_dpglmnet_error(dpglmnet(b$x, cbind(onehot, 0), family = "binomial", standardize = FALSE),
                         "two-column 0/1 indicator matrix")
-  expect_dpglmnet_error(dpglmnet(b$x, onehot[-1, ], family = "binomial"), "one row per row")
-  expect_dpglmnet_error(dpglmnet(b$x, onehot, family = "gaussian"), "`y`")
+  expect_dpglmnet_error(dpglmnet(b$x, onehot[-1, ], family = "binomial",
+      standardize = FALSE), "one row per row")
+  expect_dpglmnet_error(dpglmnet(b$x, onehot, family = "gaussian", standardize = FALSE), "`y`")
   with_na <- onehot
   with_na[2, 1] <- NA
-  expect_dpglmnet_error(dpglmnet(b$x, with_na, family = "binomial"), "`y`")
+  expect_dpglmnet_error(dpglmnet(b$x, with_na, family = "binomial", standardize = FALSE), "`y`")
   # cv.dpglmnet takes it too
   set.seed(3)
   cvfit <- cv.dpglmnet(b$x, onehot, family = "binomial", epsilon = Inf,
-                       lambda = c(0.1, 0.01), passes = 30)
+                       lambda = c(0.1, 0.01), passes = 30, standardize = FALSE)
   expect_true(cvfit$lambda.min %in% c(0.1, 0.01))
 })
 
@@ -334,7 +341,7 @@ test_that("16.10: cv.dpglmnet fits on all records when the budget affords one la
   expect_equal(cvfit$privacy$epsilon, 1, tolerance = 1e-6)  # the whole budget is used
   # the user's nlambda = 1: all records too
   cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(x, y, epsilon = Inf, y.bound = 8,
-                                                nlambda = 1, passes = 5))
+                                                nlambda = 1, passes = 5, standardize = FALSE))
   expect_length(cvfit$validation, 0L)
   expect_equal(cvfit$dpglmnet.fit$nobs, n)
 })

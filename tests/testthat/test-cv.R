@@ -19,7 +19,7 @@ test_that("cv.dpglmnet with epsilon = Inf chooses the best validation lambda", {
   lambda <- c(3, 1, 0.05)
   set.seed(9)
   cvfit <- cv.dpglmnet(x, y, epsilon = Inf, lambda = lambda, passes = 50,
-                       y.bound = 20)
+                       y.bound = 20, standardize = FALSE)
   v <- cvfit$validation
   expect_length(v, 120)
   link <- predict(cvfit$dpglmnet.fit, x[v, ])
@@ -75,12 +75,14 @@ test_that("cv.dpglmnet and path methods check their arguments", {
   x <- matrix(rnorm(200), 100, 2)
   y <- rnorm(100)
   expect_dpglmnet_error(cv.dpglmnet(x, y, epsilon = 1, x.bounds = 4), "`loss.bound`")
-  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, validation.fraction = 1),
+  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, validation.fraction = 1,
+      standardize = FALSE),
                         "`validation.fraction`")
-  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, type.measure = "class"),
+  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, type.measure = "class", standardize = FALSE),
                         "`type.measure`")
-  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, lambda = 0.1), "`lambda`")
-  fit <- dpglmnet(x, y, epsilon = Inf, lambda = c(0.2, 0.1), passes = 50)
+  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, lambda = 0.1,
+      standardize = FALSE), "`lambda`")
+  fit <- dpglmnet(x, y, epsilon = Inf, lambda = c(0.2, 0.1), passes = 50, standardize = FALSE)
   expect_dpglmnet_error(coef(fit, s = "lambda.min"), "cv.dpglmnet")
 })
 
@@ -101,10 +103,11 @@ test_that("refit = TRUE at epsilon = Inf is the full-data fit at lambda.min", {
   lambda <- c(3, 1, 0.05)
   set.seed(9)
   cvfit <- cv.dpglmnet(x, y, epsilon = Inf, lambda = lambda, passes = 50,
-                       y.bound = 20, refit = TRUE)
+                       y.bound = 20, refit = TRUE, standardize = FALSE)
   # the same split, path and choice as without a refit
   set.seed(9)
-  plain <- cv.dpglmnet(x, y, epsilon = Inf, lambda = lambda, passes = 50, y.bound = 20)
+  plain <- cv.dpglmnet(x, y, epsilon = Inf, lambda = lambda, passes = 50, y.bound = 20,
+      standardize = FALSE)
   expect_identical(cvfit$validation, plain$validation)
   expect_equal(cvfit$lambda.min, plain$lambda.min)
   expect_equal(cvfit$lambda.min, 0.05)
@@ -115,7 +118,7 @@ test_that("refit = TRUE at epsilon = Inf is the full-data fit at lambda.min", {
   expect_equal(refit$lambda, cvfit$lambda.min)
   expect_equal(cvfit$refit.budget, 0.5)
   full <- dpglmnet(x, y, lambda = cvfit$lambda.min, epsilon = Inf, passes = 50,
-                   y.bound = 20)
+                   y.bound = 20, standardize = FALSE)
   expect_equal(coef(cvfit, s = "lambda.min"), coef(full, s = cvfit$lambda.min),
                tolerance = 1e-8)
   expect_equal(coef(cvfit, s = "lambda.min"), coef(refit, s = 0.05))
@@ -206,12 +209,14 @@ test_that("the planned ledger is the ledger the fit keeps", {
          passes = 2),
     list(solver = "dpsgd", x.bounds = 4, standardize = FALSE, clip = "quantile",
          nlambda = 2, passes = 1),
-    list(lambda = c(0.5, 0.1), passes = 2, smoothness = "uniform"),
+    list(lambda = c(0.5, 0.1), passes = 2, smoothness = "uniform", standardize = FALSE),
     list(solver = "dpsgd", x.bounds = 4, y.bound = 10, nlambda = 2, passes = 1),
     list(solver = "dpscd", alpha = 0, intercept = FALSE, x.bounds = 4,
          lambda = c(0.5, 0.1), passes = 1),
-    list(solver = "dpfw", l1.radius = c(0.5, 1), passes = 5, y.bound = 10),
-    list(solver = "dpfw-vr", l1.radius = c(0.5, 1), passes = 2, y.bound = 10))
+    list(solver = "dpfw", l1.radius = c(0.5, 1), passes = 5, y.bound = 10,
+         standardize = FALSE),
+    list(solver = "dpfw-vr", l1.radius = c(0.5, 1), passes = 2, y.bound = 10,
+         standardize = FALSE))
   for (configuration in configurations) {
     arguments <- c(configuration, list(epsilon = 0.7, delta = 1e-6, rng = "seeded"))
     state <- .Random.seed
@@ -247,15 +252,19 @@ test_that("refit and refit.budget are checked before any computation", {
   y <- rnorm(100)
   set.seed(1)
   state <- .Random.seed
-  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, refit = "yes"), "`refit`")
-  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, refit = NA), "`refit`")
-  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, refit = c(TRUE, FALSE)), "`refit`")
+  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, refit = "yes",
+      standardize = FALSE), "`refit`")
+  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, refit = NA, standardize = FALSE), "`refit`")
+  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, refit = c(TRUE, FALSE),
+      standardize = FALSE), "`refit`")
   for (bad in list(0, 1, -0.5, 1.5, NA_real_, "half", c(0.2, 0.3), Inf)) {
-    expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, refit = TRUE, refit.budget = bad),
+    expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, refit = TRUE, refit.budget = bad,
+        standardize = FALSE),
                           "`refit.budget`")
   }
-  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, lamda = c(1, 0.1)), "`lamda`")
-  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, 0.1), "`...`")
+  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, lamda = c(1, 0.1),
+      standardize = FALSE), "`lamda`")
+  expect_dpglmnet_error(cv.dpglmnet(x, y, y.bound = 5, 0.1, standardize = FALSE), "`...`")
   # nothing was drawn: the split comes after the checks
   expect_identical(.Random.seed, state)
 })

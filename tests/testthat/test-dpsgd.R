@@ -30,19 +30,19 @@ test_that("epsilon = Inf DP-SGD reaches glmnet's optimum", {
   ref <- glmnet::glmnet(d$x, d$y, lambda = 0.1, standardize = FALSE, thresh = 1e-16)
   # full batch: proximal gradient descent, converges exactly
   full <- dpglmnet(d$x, d$y, solver = "dpsgd", epsilon = Inf, lambda = 0.1,
-                   batch.size = 300, passes = 3000, step = 1)
+                   batch.size = 300, passes = 3000, step = 1, standardize = FALSE)
   expect_equal(as.numeric(coef(full)), as.numeric(coef(ref)), tolerance = 1e-5)
   # minibatches: a neighbourhood of the optimum
   set.seed(3)
   mini <- dpglmnet(d$x, d$y, solver = "dpsgd", epsilon = Inf, lambda = 0.1,
-                   batch.size = 50, passes = 300, step = 0.3)
+                   batch.size = 50, passes = 300, step = 0.3, standardize = FALSE)
   expect_equal(as.numeric(coef(mini)), as.numeric(coef(ref)), tolerance = 0.05)
   b <- simulate_binomial()
   refb <- glmnet::glmnet(b$x, b$y, family = "binomial", lambda = 0.01,
                          standardize = FALSE, thresh = 1e-16)
   fullb <- dpglmnet(b$x, b$y, family = "binomial", solver = "dpsgd",
                     epsilon = Inf, lambda = 0.01, batch.size = 300, passes = 5000,
-                    step = 1)
+                    step = 1, standardize = FALSE)
   expect_equal(as.numeric(coef(fullb)), as.numeric(coef(refb)), tolerance = 1e-4)
 })
 
@@ -66,9 +66,12 @@ test_that("dense and sparse x give the same fit for the same seed", {
 
 test_that("DP-SGD checks batch.size", {
   d <- simulate_gaussian(n = 50, p = 3)
-  expect_dpglmnet_error(dpglmnet(d$x, d$y, solver = "dpsgd", batch.size = 0), "`batch.size`")
-  expect_dpglmnet_error(dpglmnet(d$x, d$y, solver = "dpsgd", batch.size = 51), "`batch.size`")
-  expect_dpglmnet_error(dpglmnet(d$x, d$y, solver = "dpsgd", batch.size = 2.5), "`batch.size`")
+  expect_dpglmnet_error(dpglmnet(d$x, d$y, solver = "dpsgd", batch.size = 0,
+      standardize = FALSE), "`batch.size`")
+  expect_dpglmnet_error(dpglmnet(d$x, d$y, solver = "dpsgd", batch.size = 51,
+      standardize = FALSE), "`batch.size`")
+  expect_dpglmnet_error(dpglmnet(d$x, d$y, solver = "dpsgd", batch.size = 2.5,
+      standardize = FALSE), "`batch.size`")
 })
 
 test_that("epsilon = Inf DP-SGD reaches glmnet's optimum with elastic net and limits", {
@@ -86,7 +89,8 @@ test_that("epsilon = Inf DP-SGD reaches glmnet's optimum with elastic net and li
   # full batch: proximal gradient descent, converges exactly
   full <- dpglmnet(d$x, d$y, solver = "dpsgd", epsilon = Inf, alpha = 0.4,
                    lambda = 0.05, penalty.factor = pf, lower.limits = lower,
-                   upper.limits = upper, batch.size = 300, passes = 3000, step = 1)
+                   upper.limits = upper, batch.size = 300, passes = 3000, step = 1,
+                       standardize = FALSE)
   expect_equal(as.numeric(coef(full)), as.numeric(coef(ref)), tolerance = 1e-5)
   b <- as.numeric(coef(full))[-1]
   expect_true(all(b >= lower & b <= upper))

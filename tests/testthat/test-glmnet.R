@@ -2,7 +2,7 @@
 # glmnet's optimum of the same objective.
 compare_with_glmnet <- function(x, y, family, intercept, lambda, passes, ...) {
   fit <- dpglmnet(x, y, family = family, intercept = intercept, lambda = lambda,
-                  epsilon = Inf, passes = passes, ...)
+                  epsilon = Inf, passes = passes, ..., standardize = FALSE)
   ref <- glmnet::glmnet(x, y, family = family, intercept = intercept,
                         lambda = lambda, standardize = FALSE, thresh = 1e-16,
                         maxit = 1e7, ...)
@@ -58,7 +58,7 @@ test_that("every coordinate order reaches the optimum", {
   }
   # periodic averaging converges too, more slowly
   fit <- dpglmnet(d$x, d$y, lambda = 0.1, epsilon = Inf, passes = 1000,
-                  average = TRUE)
+                  average = TRUE, standardize = FALSE)
   ref <- glmnet::glmnet(d$x, d$y, lambda = 0.1, standardize = FALSE,
                         thresh = 1e-16)
   expect_equal(as.matrix(coef(fit)), as.matrix(coef(ref)), tolerance = 1e-3,
@@ -112,4 +112,28 @@ test_that("the core stops at convergence only without noise", {
   # with noise the tolerance is ignored: every pass is made
   expect_identical(run(0.01, 1e9)$beta, run(0.01, 0)$beta)
   expect_identical(run(0.01, 1e9)$a0, run(0.01, 0)$a0)
+})
+
+test_that("epsilon = Inf at the defaults standardizes, as glmnet's defaults", {
+  skip_if_not_installed("glmnet")
+  set.seed(12)
+  n <- 300
+  # columns of very different scales and means: the unstandardized fit is a
+  # different solution, and coordinate descent on it converges slowly
+  x <- cbind(rnorm(n, 3000, 800), rnorm(n, 15, 3), rbinom(n, 1, 0.3), rnorm(n))
+  y <- drop(x %*% c(-0.005, 0.7, 2, 0)) + rnorm(n, sd = 3)
+  ref <- glmnet::glmnet(x, y, thresh = 1e-14)
+  lambda <- ref$lambda[c(5, 20, 40)]
+  fit <- dpglmnet(x, y, epsilon = Inf, lambda = lambda)
+  ref <- glmnet::glmnet(x, y, lambda = lambda, thresh = 1e-14)
+  expect_equal(as.matrix(coef(fit)), as.matrix(coef(ref)), tolerance = 1e-5,
+               ignore_attr = TRUE)
+  expect_true(fit$settings$standardize)
+  yb <- as.numeric(y > median(y))
+  ref <- glmnet::glmnet(x, yb, family = "binomial", thresh = 1e-14)
+  lambda <- ref$lambda[c(5, 20)]
+  fit <- dpglmnet(x, yb, family = "binomial", epsilon = Inf, lambda = lambda)
+  ref <- glmnet::glmnet(x, yb, family = "binomial", lambda = lambda, thresh = 1e-14)
+  expect_equal(as.matrix(coef(fit)), as.matrix(coef(ref)), tolerance = 1e-4,
+               ignore_attr = TRUE)
 })

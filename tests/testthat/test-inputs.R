@@ -174,3 +174,29 @@ test_that("family: partial names and family objects as glmnet, poisson refused w
   expect_match(conditionMessage(err), "canonical link")
   expect_error(dpglmnet(x, y, family = "m"), "`family` must be one of", class = "dpglmnet_error")
 })
+
+test_that("a private fit without x.bounds is an error naming it, unless asked for", {
+  # Without bounds the columns could only be read at unit scale: on raw
+  # columns that gave test errors of 1e5 times the mean's behind a warning.
+  set.seed(3)
+  raw <- cbind(rnorm(200, 50, 10), rnorm(200, 3000, 500))
+  yr <- drop(raw %*% c(0.1, 0.001)) + rnorm(200)
+  expect_dpglmnet_error(dpglmnet(raw, yr, epsilon = 1, y.bound = 20), "`x.bounds`")
+  expect_dpglmnet_error(dpglmnet(raw, yr > 8, family = "binomial"), "`x.bounds`")
+  expect_dpglmnet_error(dpglmnet(raw, yr, solver = "dpfw", y.bound = 20), "`x.bounds`")
+  # cv.dpglmnet() asks for it first, before the response's bound
+  expect_dpglmnet_error(cv.dpglmnet(raw, yr, epsilon = 1), "`x.bounds`")
+  # other bad arguments are still named first
+  expect_dpglmnet_error(dpglmnet(raw, yr, alpha = 2), "`alpha`")
+  # asked for: the columns as they are, with the warning
+  expect_warning(dpglmnet(raw / 100, yr, y.bound = 20, standardize = FALSE),
+                 "no `x.bounds` given", class = "dpglmnet_warning")
+  # the intercept alone reads no x; epsilon = Inf needs no bounds
+  expect_silent(fit <- dpglmnet(raw, yr, y.bound = 20, solver = "intercept"))
+  expect_true(all(fit$beta == 0))
+  expect_true(dpglmnet(raw, yr, epsilon = Inf, lambda = 0.1)$settings$standardize)
+  # data frames: factors need none, a numeric column does
+  frame <- data.frame(g = factor(sample(c("a", "b", "c"), 200, TRUE)), v = raw[, 1])
+  expect_dpglmnet_error(dpglmnet(frame, yr, y.bound = 20), "`x.bounds`")
+  expect_s3_class(suppressWarnings(dpglmnet(frame["g"], yr, y.bound = 20)), "dpglmnet")
+})

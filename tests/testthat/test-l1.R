@@ -38,7 +38,7 @@ test_that("dpfw ledger: exponential selections and intercept compose in RDP as b
   radius <- c(0.5, 1, 2)
   for (intercept in c(FALSE, TRUE)) {
     fit <- dpglmnet(d$x, d$y, solver = "dpfw", l1.radius = radius, passes = 15,
-                    epsilon = 1, delta = 1e-5, intercept = intercept)
+                    epsilon = 1, delta = 1e-5, intercept = intercept, standardize = FALSE)
     ledger <- fit$privacy
     z <- ledger$noise_level
     steps <- 3 * 15
@@ -69,7 +69,7 @@ test_that("dpfw ledger: exponential selections and intercept compose in RDP as b
 test_that("nmd ledger: subsampled Gaussian without replacement, as DP-SGD's", {
   d <- simulate_gaussian(n = 400, p = 6)
   fit <- dpglmnet(d$x, d$y, solver = "nmd", l1.radius = c(1, 2), passes = 3,
-                  batch.size = 40, epsilon = 2, delta = 1e-5, clip = 1)
+                  batch.size = 40, epsilon = 2, delta = 1e-5, clip = 1, standardize = FALSE)
   ledger <- fit$privacy
   z <- ledger$noise_level
   steps <- 2 * ceiling(3 * 400 / 40)
@@ -82,9 +82,11 @@ test_that("nmd ledger: subsampled Gaussian without replacement, as DP-SGD's", {
   expect_gt(ledger$epsilon, 2 - 1e-6)
   expect_match(ledger$sampling, "without replacement")
   # Default clips: sqrt(p + 1) for nmd (L2, as DP-SGD), 1 for dpfw (per coordinate).
-  expect_equal(dpglmnet(d$x, d$y, solver = "nmd", l1.radius = 1, passes = 1)$settings$clip,
+  expect_equal(dpglmnet(d$x, d$y, solver = "nmd", l1.radius = 1, passes = 1,
+      standardize = FALSE)$settings$clip,
                sqrt(7))
-  expect_equal(dpglmnet(d$x, d$y, solver = "dpfw", l1.radius = 1, passes = 1)$settings$clip, 1)
+  expect_equal(dpglmnet(d$x, d$y, solver = "dpfw", l1.radius = 1, passes = 1,
+      standardize = FALSE)$settings$clip, 1)
 })
 
 test_that("dpfw vertex picks follow the exponential mechanism at the calibrated scale", {
@@ -125,7 +127,7 @@ test_that("epsilon = Inf: dpfw reaches the constrained optimum (glmnet at the ma
   # on this problem give a relative objective error of about 1e-8 (1e-5
   # with the imbalanced column of simulate_gaussian(): L is 25x larger).
   fit <- dpglmnet(d$x, d$y, solver = "dpfw", l1.radius = radius, passes = 10000,
-                  epsilon = Inf)
+                  epsilon = Inf, standardize = FALSE)
   f <- objective(d$x, d$y, fit$a0, as.numeric(fit$beta))
   expect_lt((f - f_star) / f_star, 1e-6)
   expect_gt((f - f_star) / f_star, -1e-10)
@@ -137,7 +139,8 @@ test_that("epsilon = Inf: dpfw reaches the constrained optimum (glmnet at the ma
   ref <- glmnet_at(b$x, b$y, lambda = 0.02, family = "binomial")
   f_star <- objective(b$x, b$y, ref$a0, ref$beta, "binomial")
   fit <- dpglmnet(b$x, b$y, family = "binomial", solver = "dpfw",
-                  l1.radius = sum(abs(ref$beta)), passes = 10000, epsilon = Inf)
+                  l1.radius = sum(abs(ref$beta)), passes = 10000, epsilon = Inf,
+                      standardize = FALSE)
   f <- objective(b$x, b$y, fit$a0, as.numeric(fit$beta), "binomial")
   expect_lt((f - f_star) / f_star, 1e-5)
   expect_equal(as.numeric(fit$beta), ref$beta, tolerance = 1e-2)
@@ -150,7 +153,7 @@ test_that("epsilon = Inf: nmd (full batch, averaged iterates) reaches the constr
   # Averaged mirror descent converges as O(1 / sqrt(T)): with step 30 and
   # 10000 full-batch steps the relative error is below 1e-3.
   fit <- dpglmnet(d$x, d$y, solver = "nmd", l1.radius = sum(abs(ref$beta)),
-                  passes = 10000, batch.size = 300, step = 30, epsilon = Inf)
+                  passes = 10000, batch.size = 300, step = 30, epsilon = Inf, standardize = FALSE)
   f <- objective(d$x, d$y, fit$a0, as.numeric(fit$beta))
   expect_lt((f - f_star) / f_star, 2e-3)
   expect_gt((f - f_star) / f_star, -1e-10)
@@ -178,10 +181,11 @@ test_that("dense and sparse x give the same path; warm starts along increasing r
   radius <- c(0.5, 1, 2)
   for (solver in c("dpfw", "nmd")) {
     set.seed(4)
-    sparse <- dpglmnet(x, y, solver = solver, l1.radius = radius, epsilon = 2, passes = 5)
+    sparse <- dpglmnet(x, y, solver = solver, l1.radius = radius, epsilon = 2, passes = 5,
+        standardize = FALSE)
     set.seed(4)
     dense <- dpglmnet(as.matrix(x), y, solver = solver, l1.radius = radius, epsilon = 2,
-                      passes = 5)
+                      passes = 5, standardize = FALSE)
     expect_equal(as.matrix(sparse$beta), as.matrix(dense$beta), tolerance = 1e-10)
     expect_equal(sparse$a0, dense$a0, tolerance = 1e-10)
     expect_true(all(colSums(abs(as.matrix(sparse$beta))) <= radius * (1 + 1e-9)))
@@ -191,7 +195,7 @@ test_that("dense and sparse x give the same path; warm starts along increasing r
 test_that("the path object: radius in lambda, print, coef/predict interpolate on the radius scale", {
   d <- simulate_gaussian(n = 200, p = 5)
   fit <- dpglmnet(d$x, d$y, solver = "dpfw", l1.radius = c(0.5, 1, 2), epsilon = 1,
-                  passes = 5)
+                  passes = 5, standardize = FALSE)
   expect_s3_class(fit, "dpglmnet")
   expect_equal(fit$lambda, c(0.5, 1, 2))
   expect_equal(fit$dim, c(5L, 3L))
@@ -210,13 +214,14 @@ test_that("the path object: radius in lambda, print, coef/predict interpolate on
   expect_silent(plot(fit))
   # The default grid: nlambda radii, geometric from lambda.min.ratio (1e-4
   # when n > p, as glmnet) sqrt(p) up to sqrt(p) (unstandardized).
-  default <- dpglmnet(d$x, d$y, solver = "nmd", epsilon = 1, passes = 1, nlambda = 4)
+  default <- dpglmnet(d$x, d$y, solver = "nmd", epsilon = 1, passes = 1, nlambda = 4,
+      standardize = FALSE)
   expect_equal(default$lambda, sqrt(5) * exp(seq(log(1e-4), 0, length.out = 4)))
 })
 
 test_that("bad inputs to the l1 solvers are classed errors naming the argument", {
   d <- simulate_gaussian(n = 50, p = 3)
-  fit <- function(...) dpglmnet(d$x, d$y, epsilon = 1, ...)
+  fit <- function(...) dpglmnet(d$x, d$y, epsilon = 1, ..., standardize = FALSE)
   for (solver in c("dpfw", "nmd")) {
     expect_dpglmnet_error(fit(solver = solver, l1.radius = 0), "l1.radius")
     expect_dpglmnet_error(fit(solver = solver, l1.radius = -1), "l1.radius")
@@ -256,7 +261,7 @@ test_that("dpfw-vr ledger: one pure-DP run per radius (Theorem 6), basic composi
   radius <- c(0.5, 1, 2)
   for (intercept in c(FALSE, TRUE)) {
     fit <- dpglmnet(d$x, d$y, solver = "dpfw-vr", l1.radius = radius, passes = 3,
-                    epsilon = 1, delta = 1e-5, intercept = intercept)
+                    epsilon = 1, delta = 1e-5, intercept = intercept, standardize = FALSE)
     ledger <- fit$privacy
     z <- ledger$noise_level
     rows <- ledger$mechanisms
@@ -300,7 +305,7 @@ test_that("dpfw-vr picks follow report-noisy-max with Laplace noise at the calib
   radius <- 1e-6 * (1 + 1e-9 * seq_len(nradii))
   set.seed(12)
   fit <- dpglmnet(x, y, solver = "dpfw-vr", l1.radius = radius, passes = 1,
-                  epsilon = nradii, delta = 1e-4, intercept = FALSE, clip = 1)
+                  epsilon = nradii, delta = 1e-4, intercept = FALSE, clip = 1, standardize = FALSE)
   z <- fit$privacy$noise_level
   expect_equal(z, 1, tolerance = 1e-8)
   b <- fit$settings$batch
@@ -333,7 +338,7 @@ test_that("dpfw-vr intercept noise is Laplace at the calibrated scale (all-zero 
   nradii <- 2000
   set.seed(13)
   fit <- dpglmnet(x, y, solver = "dpfw-vr", l1.radius = seq_len(nradii), passes = 1,
-                  epsilon = 1000, delta = 1e-4, clip = 1)
+                  epsilon = 1000, delta = 1e-4, clip = 1, standardize = FALSE)
   z <- fit$privacy$noise_level
   b <- fit$settings$batch
   expect_equal(b, 2000L)
@@ -364,7 +369,7 @@ test_that("epsilon = Inf: dpfw-vr reaches the constrained optimum up to its samp
   radius <- sum(abs(ref$beta))
   f_star <- objective(x, y, ref$a0, ref$beta)
   fit <- suppressWarnings(dpglmnet(x, y, solver = "dpfw-vr", l1.radius = radius,
-                                   passes = 8, epsilon = Inf))
+                                   passes = 8, epsilon = Inf, standardize = FALSE))
   expect_equal(fit$settings$phases, 8L)
   f <- objective(x, y, fit$a0, as.numeric(fit$beta))
   expect_lt((f - f_star) / f_star, 1e-2)
@@ -381,19 +386,20 @@ test_that("dpfw-vr: dense and sparse x give the same path; bad inputs are classe
   y <- as.numeric(x %*% c(1, -1, rep(0, 28))) + rnorm(200)
   radius <- c(0.5, 1, 2)
   set.seed(4)
-  sparse <- dpglmnet(x, y, solver = "dpfw-vr", l1.radius = radius, epsilon = 2, passes = 3)
+  sparse <- dpglmnet(x, y, solver = "dpfw-vr", l1.radius = radius, epsilon = 2, passes = 3,
+      standardize = FALSE)
   set.seed(4)
   dense <- dpglmnet(as.matrix(x), y, solver = "dpfw-vr", l1.radius = radius, epsilon = 2,
-                    passes = 3)
+                    passes = 3, standardize = FALSE)
   expect_equal(as.matrix(sparse$beta), as.matrix(dense$beta), tolerance = 1e-10)
   expect_equal(sparse$a0, dense$a0, tolerance = 1e-10)
   b <- simulate_binomial(n = 300, p = 5)
   fit <- dpglmnet(b$x, b$y, family = "binomial", solver = "dpfw-vr", l1.radius = 1,
-                  epsilon = 1, passes = 2)
+                  epsilon = 1, passes = 2, standardize = FALSE)
   expect_true(all(is.finite(fit$a0)))
 
   d <- simulate_gaussian(n = 50, p = 3)
-  bad <- function(...) dpglmnet(d$x, d$y, epsilon = 1, solver = "dpfw-vr", ...)
+  bad <- function(...) dpglmnet(d$x, d$y, epsilon = 1, solver = "dpfw-vr", ..., standardize = FALSE)
   expect_dpglmnet_error(bad(l1.radius = 0), "l1.radius")
   expect_dpglmnet_error(bad(l1.radius = c(2, 1)), "l1.radius")
   expect_dpglmnet_error(bad(alpha = 0.5), "alpha")
@@ -402,7 +408,7 @@ test_that("dpfw-vr: dense and sparse x give the same path; bad inputs are classe
   expect_dpglmnet_error(bad(family = "poisson"), "family")
   expect_dpglmnet_error(bad(passes = 0), "passes")
   expect_dpglmnet_error(dpglmnet(d$x[1:2, ], d$y[1:2], solver = "dpfw-vr", epsilon = 1,
-                                 l1.radius = 1, batch.size = 1), "x")
+                                 l1.radius = 1, batch.size = 1, standardize = FALSE), "x")
 })
 
 test_that("epsilon = Inf: the l1 solvers warn when the last 10% of steps still move", {
@@ -410,16 +416,18 @@ test_that("epsilon = Inf: the l1 solvers warn when the last 10% of steps still m
   radius <- sum(abs(glmnet_at(d$x, d$y, lambda = 0.1)$beta))
   # dpfw: 0.004 of the coefficient scale after 100 steps, < 1e-4 after 10000.
   expect_warning(dpglmnet(d$x, d$y, solver = "dpfw", l1.radius = radius, passes = 100,
-                          epsilon = Inf), "not converged", class = "dpglmnet_warning")
+                          epsilon = Inf,
+                              standardize = FALSE), "not converged", class = "dpglmnet_warning")
   expect_no_warning(dpglmnet(d$x, d$y, solver = "dpfw", l1.radius = radius,
-                             passes = 10000, epsilon = Inf))
+                             passes = 10000, epsilon = Inf, standardize = FALSE))
   expect_warning(dpglmnet(d$x, d$y, solver = "nmd", l1.radius = radius, passes = 5,
-                          batch.size = 300, step = 30, epsilon = Inf), "not converged")
+                          batch.size = 300, step = 30, epsilon = Inf,
+                              standardize = FALSE), "not converged")
   expect_no_warning(dpglmnet(d$x, d$y, solver = "nmd", l1.radius = radius, passes = 10000,
-                             batch.size = 300, step = 30, epsilon = Inf))
+                             batch.size = 300, step = 30, epsilon = Inf, standardize = FALSE))
   expect_warning(dpglmnet(d$x, d$y, solver = "dpfw-vr", l1.radius = radius, passes = 2,
-                          epsilon = Inf), "dpfw-vr")
+                          epsilon = Inf, standardize = FALSE), "dpfw-vr")
   # Private fits never run the diagnostic on data.
   expect_no_warning(dpglmnet(d$x, d$y, solver = "dpfw", l1.radius = radius, passes = 100,
-                             epsilon = 5))
+                             epsilon = 5, standardize = FALSE))
 })

@@ -28,7 +28,7 @@ test_that("public inputs are not charged", {
   d <- simulate_gaussian(n = 300, p = 3)
   # (no x.bounds: a warning that the columns are used unscaled)
   expect_warning(
-    fit <- dpglmnet(d$x, d$y, lambda = c(0.5, 0.1), epsilon = 1, passes = 4),
+    fit <- dpglmnet(d$x, d$y, lambda = c(0.5, 0.1), epsilon = 1, passes = 4, standardize = FALSE),
     "uniform")
   mech <- fit$privacy$mechanisms
   expect_equal(nrow(mech), 1L)  # no lambda_max, no smoothness release
@@ -60,7 +60,7 @@ test_that("noise and clipping follow the calibration", {
 
 test_that("epsilon = Inf is reported as not private", {
   d <- simulate_gaussian(n = 100, p = 3)
-  fit <- dpglmnet(d$x, d$y, epsilon = Inf, lambda = 0.1, passes = 2)
+  fit <- dpglmnet(d$x, d$y, epsilon = Inf, lambda = 0.1, passes = 2, standardize = FALSE)
   expect_equal(fit$privacy$epsilon, Inf)
   expect_true(all(fit$settings$noise_sd == 0))
   expect_output(print(fit), "not private")

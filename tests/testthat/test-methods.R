@@ -20,7 +20,7 @@ test_that("coef and predict interpolate like glmnet", {
   skip_if_not_installed("glmnet")
   d <- simulate_gaussian()
   lambda <- c(0.4, 0.2, 0.1, 0.05)
-  fit <- dpglmnet(d$x, d$y, lambda = lambda, epsilon = Inf, passes = 300)
+  fit <- dpglmnet(d$x, d$y, lambda = lambda, epsilon = Inf, passes = 300, standardize = FALSE)
   ref <- glmnet::glmnet(d$x, d$y, lambda = lambda, standardize = FALSE,
                         thresh = 1e-16)
   s <- c(0.5, 0.3, 0.12, 0.05, 0.01)

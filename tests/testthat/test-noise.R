@@ -9,7 +9,7 @@ noise_only_fit <- function(x_sparse = FALSE, seed = 3) {
   if (x_sparse) x <- Matrix::Matrix(x, sparse = TRUE)
   y <- rnorm(n)
   dpglmnet(x, y, lambda = 0, epsilon = 1, delta = 1e-5, passes = 4,
-           intercept = FALSE, smoothness = rep(1, p), step = 0.5, clip = 3)
+           intercept = FALSE, smoothness = rep(1, p), step = 0.5, clip = 3, standardize = FALSE)
 }
 
 test_that("the noise added has the calibrated variance", {

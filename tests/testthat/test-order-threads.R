@@ -7,7 +7,8 @@ test_that("the blocked permutation of wide problems reaches the optimum cyclic o
   x[cbind(1:5, 1:5)] <- 1
   y <- as.numeric(x[, 1:5] %*% c(2, -1, 1, 0.5, -2)) + rnorm(n, sd = 0.1)
   fit <- function(selection) dpglmnet(x, y, epsilon = Inf, lambda = 0.01, passes = 60,
-                                      selection = selection, smoothness = "exact")
+                                      selection = selection, smoothness = "exact",
+                                          standardize = FALSE)
   blocked <- fit("permutation")
   cyclic <- fit("cyclic")
   expect_equal(as.numeric(blocked$beta), as.numeric(cyclic$beta), tolerance = 1e-6)
@@ -24,7 +25,7 @@ test_that("the blocked permutation visits every coordinate once per pass", {
   # (one pass: the convergence warning is expected)
   fit <- function(selection) suppressWarnings(dpglmnet(
     x, y, epsilon = Inf, lambda = 1e-12, passes = 1, intercept = FALSE,
-    selection = selection, smoothness = "exact"))
+    selection = selection, smoothness = "exact", standardize = FALSE))
   blocked <- fit("permutation")
   expect_equal(as.numeric(blocked$beta), as.numeric(fit("cyclic")$beta), tolerance = 1e-12)
   expect_true(all(blocked$beta != 0))
@@ -53,9 +54,9 @@ test_that("options(dpglmnet.threads) is checked before any computation", {
   old <- options(dpglmnet.threads = 0)
   on.exit(options(old))
   x <- matrix(rnorm(20), 10, 2)
-  expect_error(dpglmnet(x, rnorm(10), epsilon = Inf, lambda = 0.1),
+  expect_error(dpglmnet(x, rnorm(10), epsilon = Inf, lambda = 0.1, standardize = FALSE),
                class = "dpglmnet_error", regexp = "dpglmnet.threads")
   options(dpglmnet.threads = "2")
-  expect_error(dpglmnet(x, rnorm(10), epsilon = Inf, lambda = 0.1),
+  expect_error(dpglmnet(x, rnorm(10), epsilon = Inf, lambda = 0.1, standardize = FALSE),
                class = "dpglmnet_error")
 })

@@ -28,7 +28,7 @@ test_that("paper problems follow the protocol, with a generated stand-in", {
   expect_equal(s$epsilon, 10)
   expect_equal(s$lambda, 1.96 * sqrt(2 * log(1000) / 1000))
   fit <- dpglmnet(s$x, s$y, lambda = s$lambda, intercept = FALSE,
-                  epsilon = Inf, passes = 100)
+                  epsilon = Inf, passes = 100, standardize = FALSE)
   # about 10 non-zeros (10 active features, lambda just above the noise)
   expect_gte(fit$df, 9)
   expect_lte(fit$df, 12)
@@ -38,7 +38,7 @@ test_that("paper problems follow the protocol, with a generated stand-in", {
 test_that("the objective is glmnet's", {
   d <- simulate_binomial()
   fit <- dpglmnet(d$x, d$y, family = "binomial", alpha = 0.5, lambda = c(0.1, 0.01),
-                  epsilon = Inf, passes = 50)
+                  epsilon = Inf, passes = 50, standardize = FALSE)
   b <- as.matrix(coef(fit))
   for (l in 1:2) {
     eta <- drop(cbind(1, d$x) %*% b[, l])
@@ -126,7 +126,7 @@ test_that("coarse-then-fine tuning refines around the best point", {
   tune <- function(refine) {
     tune_nonprivate(p$x, p$y, grid = grid, seeds = 1, refine = refine,
                     lambda = p$lambda, intercept = FALSE, epsilon = 1,
-                    smoothness = p$smoothness)
+                    smoothness = p$smoothness, standardize = FALSE)
   }
   coarse <- tune(0)
   fine <- tune(2)
