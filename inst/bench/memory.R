@@ -33,7 +33,8 @@ child <- function(storage, solver, bounds, n, p, reps) {
   if (solver != "none") {
     small <- make_data(storage, 100, p)
     invisible(suppressMessages(dpglmnet(small$x, small$y, lambda = 0.05,
-                                        solver = solver, smoothness = "uniform")))
+                                        solver = solver, smoothness = "uniform",
+                                        standardize = FALSE)))
   } else {
     loadNamespace("Matrix")
   }

@@ -10,7 +10,7 @@ passes <- 5L
 time_fit <- function(x, y, solver) {
   stats::median(vapply(1:3, function(i) system.time(dpglmnet(
     x, y, lambda = 0.01, epsilon = 1, passes = passes, solver = solver,
-    smoothness = "uniform", batch.size = 10, intercept = FALSE))[["elapsed"]],
+    smoothness = "uniform", batch.size = 10, intercept = FALSE, standardize = FALSE))[["elapsed"]],
     numeric(1)))
 }
 shapes <- rbind(expand.grid(n = c(5000, 20000, 80000), p = 20),

@@ -74,7 +74,7 @@ for (dataset in names(datasets)) {
         dpglmnet(x, y, family = problem$family, alpha = problem$alpha,
                  lambda = problem$lambda, intercept = FALSE, epsilon = problem$epsilon,
                  delta = problem$delta, solver = solver, passes = passes,
-                 smoothness = m, batch.size = 10)
+                 smoothness = m, batch.size = 10, standardize = FALSE)
       })
       # The solver alone, with the settings dpglmnet() would pass it.
       core_time <- if (solver == "dpcd") {
