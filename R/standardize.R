@@ -799,8 +799,10 @@ warn_constant_columns <- function(xs, problem) {
     "they are treated as constant (coefficient 0, as glmnet does for constant",
     "columns)."), length(names), shown(names)),
     if (length(at_bound)) sprintf(paste(
-      " Most released values of %s lie at the public bound: `x.bounds` may be",
-      "too small for them."), shown(at_bound)) else "",
+      " Most released values of %s lie within a factor 2 of the public bound",
+      "(at least half of it): `x.bounds` may be too small for them, or they",
+      "are coded values such as a 0/1 column with bound 2 (give it as a",
+      "factor or with the interval c(0, 1))."), shown(at_bound)) else "",
     if (length(off_centre)) sprintf(paste(
       " The released range of %s lies on one side of 0, far inside its",
       "`x.bounds`: bounds given as an interval near the column's range (e.g.",
