@@ -127,6 +127,7 @@ cv_from_database <- function(call, env) {
   refit.budget <- check_numeric(value("refit.budget"), "refit.budget", 0, 1,
                                 lower_open = TRUE, upper_open = TRUE)
   rng <- check_choice(value("rng"), c("seeded", "secure"), "rng")
+  check_x_bounds_given(given("x.bounds"), given("standardize"), epsilon, given("solver"))
   if (family$bounded_response && is.null(loss.bound) && is.null(given("y.bound"))) {
     dpglmnet_abort("loss.bound", sprintf(paste(
       "or `y.bound` must be given for family = \"%s\": the validation",

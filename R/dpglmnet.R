@@ -789,6 +789,11 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   # (without x.bounds at a finite epsilon: an error once the other
   # arguments are checked, check_x_bounds_given() below)
   bounds_missing <- is.null(standardize) && is.null(x.bounds) && is.finite(epsilon)
+  # (smoothness = "standardized" asks for the default standardization: what
+  # it lacks is x.bounds)
+  if (bounds_missing && identical(smoothness, "standardized")) {
+    check_x_bounds_given(x.bounds, standardize, epsilon)
+  }
   standardize <- if (is.null(standardize)) !bounds_missing else standardize
   if (standardize && is.null(x.bounds) && is.finite(epsilon)) {
     dpglmnet_abort("x.bounds", paste(

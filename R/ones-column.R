@@ -24,34 +24,73 @@ ones_columns <- function(x, intercept) {
 
 # `fun` (dpglmnet() or cv.dpglmnet(), matrix x) called with `call` from
 # the frame `env`, run without the columns `ones`: the per-column arguments
-# lose their entries, and the fit(s) get the columns back at 0.
+# (checked against all p columns first, so that a wrong length or value is
+# named as without the rule) lose their entries, and the fit(s) get the
+# columns back at 0.
 fit_without_ones <- function(fun, name, call, env, ones) {
   values <- given_arguments(call, env, names(formals(fun)))
   x <- values[["x", exact = TRUE]]
   p <- ncol(x)
   arguments <- values[setdiff(names(values), c("x", "y"))]
-  for (column_argument in intersect(c("penalty.factor", "lower.limits", "upper.limits"),
-                                    names(arguments))) {
+  given <- function(argument) arguments[[argument, exact = TRUE]]
+  if (!is.null(given("penalty.factor"))) {
+    check_numeric(given("penalty.factor"), "penalty.factor", lower = 0, length = p)
+  }
+  if (!is.null(given("lower.limits"))) {
+    check_numeric(given("lower.limits"), "lower.limits", upper = 0, length = c(1L, p),
+                  finite = FALSE)
+  }
+  if (!is.null(given("upper.limits"))) {
+    check_numeric(given("upper.limits"), "upper.limits", lower = 0, length = c(1L, p),
+                  finite = FALSE)
+  }
+  if (!is.null(given("x.bounds"))) check_x_bounds(given("x.bounds"), p, colnames(x), is_sparse_x(x))
+  factors <- given("penalty.factor")
+  for (column_argument in intersect(c("penalty.factor", "lower.limits", "upper.limits",
+                                      "smoothness"), names(arguments))) {
     value <- arguments[[column_argument]]
-    if (is.atomic(value) && is.null(dim(value)) && length(value) == p) {
+    if (is.numeric(value) && is.null(dim(value)) && length(value) == p) {
       arguments[[column_argument]] <- value[-ones]
     }
   }
-  if (!is.null(arguments[["x.bounds", exact = TRUE]])) {
-    arguments["x.bounds"] <- list(bounds_without(arguments[["x.bounds"]], ones, p))
+  if (!is.null(given("x.bounds"))) {
+    arguments["x.bounds"] <- list(bounds_without(given("x.bounds"), ones, p))
+  }
+  # glmnet scales penalty.factor to sum to p over every column, the
+  # constant one too, so that its effective penalties are lambda pf_j p /
+  # sum(pf); the fit without the columns scales over the p - k others. Its
+  # lambdas are taken `ratio` times glmnet's, which gives each column
+  # glmnet's penalty, and reported on glmnet's scale.
+  ratio <- 1
+  if (!is.null(factors) && sum(factors[-ones]) > 0) {
+    ratio <- p * sum(factors[-ones]) / ((p - length(ones)) * sum(factors))
+  }
+  if (ratio != 1 && !is.null(given("lambda"))) arguments$lambda <- given("lambda") * ratio
+  # (glmnet's default lambda.min.ratio reads n < p with the columns kept)
+  if (!is_cv_function(name) && !"lambda.min.ratio" %in% names(arguments)) {
+    arguments$lambda.min.ratio <- if (nrow(x) < p) 0.01 else 1e-4
   }
   fitted <- fit_matrix(fun, x[, -ones, drop = FALSE], values[["y", exact = TRUE]],
                        arguments)
   names <- colnames(x)
+  full_factors <- if (!is.null(factors)) factors * p / sum(factors)
   if (inherits(fitted, "cv.dpglmnet")) {
-    fitted$dpglmnet.fit <- with_ones_columns(fitted$dpglmnet.fit, ones, names)
-    fitted$refit <- with_ones_columns(fitted$refit, ones, names)
+    fitted$dpglmnet.fit <- with_ones_columns(fitted$dpglmnet.fit, ones, names, ratio,
+                                             full_factors)
+    fitted$refit <- with_ones_columns(fitted$refit, ones, names, ratio, full_factors)
+    if (ratio != 1 && !is_radius_path(fitted$dpglmnet.fit)) {
+      for (field in c("lambda", "lambda.min", "lambda.1se")) {
+        fitted[[field]] <- fitted[[field]] / ratio
+      }
+    }
   } else {
-    fitted <- with_ones_columns(fitted, ones, names)
+    fitted <- with_ones_columns(fitted, ones, names, ratio, full_factors)
   }
   fitted$call <- public_call(call, name)
   fitted
 }
+
+is_cv_function <- function(name) identical(name, "cv.dpglmnet")
 
 # x.bounds without the entries of the columns `ones`, in each of its forms
 # (?dpglmnet): one value or one interval for all columns stay as they are;
@@ -62,6 +101,7 @@ bounds_without <- function(bounds, ones, p) {
   if (is.list(bounds) && !is.data.frame(bounds)) {
     return(bounds[names(bounds) != "(Intercept)"])
   }
+  if (is.data.frame(bounds)) bounds <- as.matrix(bounds)
   if (is.matrix(bounds) && nrow(bounds) > 1L) {
     if (!is.null(rownames(bounds))) {
       return(bounds[rownames(bounds) != "(Intercept)", , drop = FALSE])
@@ -77,9 +117,17 @@ bounds_without <- function(bounds, ones, p) {
 
 # A fit on the other columns with the columns `ones` back at their places:
 # coefficient 0 at every lambda, taken as the constant 1 (their clamp is
-# [1, 1], so predict() ignores the values given for them), no noise on them.
-with_ones_columns <- function(fit, ones, names) {
+# [1, 1], so predict() ignores the values given for them), no noise on them;
+# its lambdas on glmnet's scale (`ratio`, above) and the penalty factors
+# as glmnet scales them (`full_factors`, NULL when not given).
+with_ones_columns <- function(fit, ones, names, ratio = 1, full_factors = NULL) {
   if (is.null(fit)) return(fit)
+  if (ratio != 1 && !is_radius_path(fit)) {
+    fit$lambda <- fit$lambda / ratio
+    if (!is.null(fit$settings$lambda_max)) {
+      fit$settings$lambda_max <- fit$settings$lambda_max / ratio
+    }
+  }
   p <- length(names)
   keep <- setdiff(seq_len(p), ones)
   order <- order(c(keep, ones))
@@ -123,6 +171,7 @@ with_ones_columns <- function(fit, ones, names) {
     }
     s$standardization <- r
   }
+  if (!is.null(full_factors)) s$penalty.factor <- full_factors
   s$ones_columns <- names[ones]
   fit$settings <- s
   fit

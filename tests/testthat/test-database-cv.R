@@ -245,14 +245,15 @@ test_that("bad input to cv on a table: errors naming the argument, before any qu
   err(cv.dpglmnet(table, epsilon = 1, y.bound = 3, type.measure = "class"), "type.measure")
   err(cv.dpglmnet(table, epsilon = 1, y.bound = 3, validation.fraction = 1), "validation.fraction")
   err(cv.dpglmnet(table, epsilon = 1, y.bound = 3, loss.bound = -1), "loss.bound")
-  err(cv.dpglmnet(table, epsilon = 1), "loss.bound")
+  err(cv.dpglmnet(table, epsilon = 1, x.bounds = 3), "loss.bound")
   err(cv.dpglmnet(table, epsilon = 1, y.bound = 3, refit = NA), "refit")
   err(cv.dpglmnet(table, epsilon = 1, y.bound = 3, refit.budget = 1), "refit.budget")
   err(cv.dpglmnet(table, epsilon = 1, y.bound = 3, rng = "other"), "rng")
-  err(cv.dpglmnet(table, epsilon = 1, y.bound = 3, solver = "dpsgd"), "solver")
-  err(cv.dpglmnet(table, epsilon = 1, y.bound = 3, weights = rep(1, 100)), "weights")
+  err(cv.dpglmnet(table, epsilon = 1, y.bound = 3, x.bounds = 3, solver = "dpsgd"), "solver")
+  err(cv.dpglmnet(table, epsilon = 1, y.bound = 3, x.bounds = 3, weights = rep(1, 100)),
+      "weights")
   expect_identical(queries, 0L)
-  err(cv.dpglmnet(table, epsilon = 1, y.bound = 3, validation.fraction = 0.001),
+  err(cv.dpglmnet(table, epsilon = 1, y.bound = 3, x.bounds = 3, validation.fraction = 0.001),
       "validation.fraction")
   err(db_table(con, "r", x = "v1", y = "y", key = c("id", "v2")), "key")
   err(db_table(con, "r", x = "v1", y = "y", key = "nope"), "key")

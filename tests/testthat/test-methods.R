@@ -60,3 +60,15 @@ test_that("plot draws the paths", {
   expect_invisible(plot(fit))
   expect_invisible(plot(fit, xvar = "norm", label = TRUE))
 })
+
+test_that("print() says when coef() is the model of clamped columns", {
+  set.seed(1)
+  x <- matrix(rnorm(6000), 2000)
+  y <- x[, 1] - x[, 2] + rnorm(2000)
+  fit <- dpglmnet(x, y, epsilon = 1, x.bounds = 8, y.bound = 20)
+  expect_output(print(fit), "Clamps: [0-9] of the [0-9] columns with a coefficient")
+  # columns read on their public bounds: nothing narrowed, nothing said
+  plain <- muffle_dpglmnet_warnings(dpglmnet(x / 8, y, epsilon = 1, x.bounds = 1,
+                                             y.bound = 20, standardize = FALSE))
+  expect_false(any(grepl("Clamps:", capture.output(print(plain)))))
+})

@@ -52,7 +52,9 @@ test_that("per-column arguments lose the column's entry in every form", {
   b <- quietly(dpglmnet(x[, -1], data$y, epsilon = 1, x.bounds = bounds[-1, ], y.bound = 20,
                         penalty.factor = c(1, 2, 1), lower.limits = c(-Inf, 0, -Inf)))
   expect_equal(as.matrix(coef(a)[-2, ]), as.matrix(coef(b)), ignore_attr = TRUE)
-  expect_equal(a$settings$penalty.factor[-1], b$settings$penalty.factor)
+  # (glmnet's scaling, over the four columns; the lambdas are on its scale)
+  expect_equal(a$settings$penalty.factor, c(9, 1, 2, 1) * 4 / 13)
+  expect_equal(a$lambda, b$lambda / (4 * 4 / (3 * 13)))
   named <- list(a = 4, gv = c(0, 1), gw = c(0, 1), "(Intercept)" = c(0, 2))
   set.seed(3)
   c1 <- quietly(dpglmnet(x, data$y, epsilon = 1, x.bounds = named, y.bound = 20))
@@ -92,4 +94,40 @@ test_that("without an intercept the column is fitted as any column", {
   # (its spread, released with the others', reads as constant here)
   expect_length(fit$settings$standardization$x_sd, 4L)
   expect_length(fit$privacy$sensitivities$x_mean, 4L)
+})
+
+test_that("penalty factors keep glmnet's scale over every column, the constant one too", {
+  skip_if_not_installed("glmnet")
+  set.seed(8)
+  d <- data.frame(a = rnorm(300), b = rnorm(300))
+  d$y <- 1 + 2 * d$a - d$b + rnorm(300)
+  x <- stats::model.matrix(y ~ ., d)
+  factors <- c(0, 1, 3)
+  ref <- glmnet::glmnet(x, d$y, penalty.factor = factors, thresh = 1e-14)
+  fit <- dpglmnet(x, d$y, penalty.factor = factors, epsilon = Inf)
+  expect_equal(fit$lambda[1], ref$lambda[1], tolerance = 1e-8)
+  lambda <- c(0.5, 0.1)
+  fit <- dpglmnet(x, d$y, penalty.factor = factors, epsilon = Inf, lambda = lambda)
+  ref <- glmnet::glmnet(x, d$y, penalty.factor = factors, lambda = lambda, thresh = 1e-14)
+  expect_equal(fit$lambda, lambda)
+  expect_equal(as.matrix(coef(fit)), as.matrix(coef(ref)), tolerance = 1e-5,
+               ignore_attr = TRUE)
+  expect_equal(fit$settings$penalty.factor, factors * 3 / 4)
+  # arguments for the wrong number of columns are named, as without the rule
+  expect_dpglmnet_error(dpglmnet(x, d$y, penalty.factor = c(1, 2), epsilon = Inf),
+                        "`penalty.factor`")
+  expect_dpglmnet_error(dpglmnet(x, d$y, lower.limits = c(1, -1, -1), epsilon = Inf),
+                        "`lower.limits`")
+  expect_dpglmnet_error(dpglmnet(x, d$y, x.bounds = c(5, 20), epsilon = 1, y.bound = 20),
+                        "`x.bounds`")
+  # x.bounds as a data frame, a numeric smoothness per column
+  bounds <- as.data.frame(cbind(c(0, -5, -5), c(1, 5, 5)))
+  set.seed(2)
+  a <- quietly(dpglmnet(x, d$y, x.bounds = bounds, y.bound = 20, lambda = 0.1))
+  set.seed(2)
+  b <- quietly(dpglmnet(x[, -1], d$y, x.bounds = as.matrix(bounds)[-1, ], y.bound = 20,
+                        lambda = 0.1))
+  expect_equal(as.matrix(coef(a)[-2, ]), as.matrix(coef(b)), ignore_attr = TRUE)
+  expect_s3_class(quietly(dpglmnet(x, d$y, x.bounds = 5, y.bound = 20, standardize = FALSE,
+                                   smoothness = c(1, 2, 3), lambda = 0.1)), "dpglmnet")
 })
