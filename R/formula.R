@@ -316,6 +316,12 @@ warn_character_levels <- function(columns, arg) {
 # when `x.bounds` is NULL and some variable is numeric (no bounds, as the
 # matrix interface without them).
 frame_variable_bounds <- function(x.bounds, numeric_variables, categorical, arg) {
+  # (an empty list or vector, as lapply() over no numeric column makes it,
+  # is no bound at all)
+  if (!is.null(x.bounds) && !length(x.bounds) && (is.list(x.bounds) || is.numeric(x.bounds)) &&
+      !is.object(x.bounds)) {
+    x.bounds <- NULL
+  }
   if (is.null(x.bounds)) {
     if (length(numeric_variables)) return(NULL)
     return(matrix(numeric(0), 2L, 0L))

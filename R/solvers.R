@@ -501,6 +501,11 @@ diagnose_bounds <- function(path, settings, problem, ledger) {
     # values lie in an interval only when the interval is centred on 0
     share[!symmetric] <- NA
   }
+  # (a factor's dummy is 0/1 by the schema: its interval cannot be too
+  # small, however rare one of its values; Titanic's AgeAdult, 95% ones,
+  # warned)
+  binary <- problem$standardization$binary
+  if (length(share) && length(binary) == length(share)) share[binary] <- NA
   clamped <- which(share >= 0.9)
   if (length(clamped)) {
     dpglmnet_warn(sprintf(paste(

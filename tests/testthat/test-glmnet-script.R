@@ -625,3 +625,23 @@ test_that("glmnet()'s own arguments: dfmax, pmax honoured; solver tuning accepte
     expect_identical(eval(call("$", cvfit, name)), eval(call("$", plain_list, name)))
   }
 })
+
+test_that("an all-factor frame takes an empty x.bounds, and its dummies never look clamped", {
+  d <- as.data.frame(Titanic)
+  d <- d[rep(seq_len(nrow(d)), d$Freq), 1:4]
+  y <- as.numeric(d$Survived == "Yes")
+  x <- d[1:3]
+  set.seed(1)
+  plain <- dpglmnet(x, y, family = "binomial")
+  set.seed(1)
+  empty <- dpglmnet(x, y, family = "binomial", x.bounds = list())
+  expect_equal(coef(plain), coef(empty))
+  # AgeAdult is 95% ones: at one end of its [0, 1], which is its schema
+  warnings <- character()
+  set.seed(1)
+  withCallingHandlers(cv.dpglmnet(x, y, family = "binomial"), warning = function(w) {
+    warnings <<- c(warnings, conditionMessage(w))
+    invokeRestart("muffleWarning")
+  })
+  expect_false(any(grepl("may be too small", warnings)))
+})
