@@ -121,12 +121,16 @@ full_contrasts <- function(values_of) {
 # column's term, without the intercept column): per factor, its baseline
 # column and its other levels' columns; `keep`, the columns treatment
 # contrasts report (all but the baselines). NULL without full coding.
-coding_map <- function(full, terms, assign) {
+coding_map <- function(full, terms, assign, ordered_levels = list()) {
   if (!length(full)) return(NULL)
   labels <- attr(terms, "term.labels")
   factors <- lapply(full, function(v) {
     columns <- which(assign == match(v, labels))
-    list(name = v, base = columns[1L], levels = columns[-1L])
+    # an ordered factor is reported in polynomial contrasts, as model.matrix()
+    # codes it: its K - 1 columns, named as model.matrix() names them
+    contrast <- if (!is.null(ordered_levels[[v]])) stats::contr.poly(ordered_levels[[v]])
+    list(name = v, base = columns[1L], levels = columns[-1L], contrast = contrast,
+         names = if (!is.null(contrast)) paste0(v, colnames(contrast)))
   })
   bases <- vapply(factors, function(f) f$base, integer(1))
   list(factors = factors, p = length(assign), keep = setdiff(seq_along(assign), bases))
@@ -139,6 +143,42 @@ coding_column_settings <- c("penalty.factor", "lower.limits", "upper.limits", "x
 coding_coordinate_settings <- c("smoothness_values", "coordinate_step", "coordinate_clip",
                                 "noise_sd")
 
+# The per-column settings of an ordered factor's polynomial columns (before
+# the baselines are dropped; post-processing of released values): their
+# public values' range as their interval and clamp, their mean and sd from
+# the released means m_k of the factor's dummies (a column takes the value
+# C_kl on level k's records), unit scale.
+polynomial_column_settings <- function(settings, map) {
+  p <- map$p
+  r <- settings$standardization
+  for (f in map$factors) {
+    if (is.null(f$contrast)) next
+    lower <- apply(f$contrast, 2L, min)
+    upper <- apply(f$contrast, 2L, max)
+    set <- function(values, new) {
+      if (is.atomic(values) && length(values) == p) values[f$levels] <- new
+      values
+    }
+    settings$x.lower <- set(settings$x.lower, lower)
+    settings$x.upper <- set(settings$x.upper, upper)
+    settings$x.bounds <- set(settings$x.bounds, pmax(abs(lower), abs(upper)))
+    settings$bound_scale <- set(settings$bound_scale, 1)
+    if (is.list(r) && length(r$x_mean) == p) {
+      shares <- r$x_mean[c(f$base, f$levels)]
+      mean <- drop(crossprod(f$contrast, shares))
+      second <- drop(crossprod(f$contrast^2, shares))
+      for (field in grep("^x_", names(r), value = TRUE)) {
+        r[[field]] <- set(r[[field]], switch(field,
+          x_lower = lower, x_upper = upper, x_mean = mean, x_center = mean,
+          x_sd = sqrt(pmax(second - mean^2, 0)), x_scale = 1,
+          if (is.logical(r[[field]])) FALSE else NA_real_))
+      }
+    }
+  }
+  if (is.list(r)) settings$standardization <- r
+  settings
+}
+
 # A fit on the full coding, reported in treatment contrasts (exact: the
 # same linear predictor for every record).
 treatment_fit <- function(fit, map) {
@@ -149,6 +189,16 @@ treatment_fit <- function(fit, map) {
   if (nrow(beta) != p) stop("internal error: the coding map does not fit the fit", call. = FALSE)
   a0 <- fit$a0
   for (f in map$factors) {
+    if (!is.null(f$contrast)) {
+      # polynomial: the contrasts' columns are orthonormal and orthogonal to
+      # the constant, so g - mean(g) = C C'g: the coefficients C'g, the
+      # mean into the intercept (the same linear predictor)
+      g <- beta[c(f$base, f$levels), , drop = FALSE]
+      a0 <- a0 + colMeans(g)
+      beta[f$levels, ] <- crossprod(f$contrast, g)
+      rownames(beta)[f$levels] <- f$names
+      next
+    }
     base <- beta[f$base, ]
     a0 <- a0 + base
     beta[f$levels, ] <- beta[f$levels, , drop = FALSE] - rep(base, each = length(f$levels))
@@ -176,12 +226,21 @@ treatment_settings <- function(settings, map) {
     if (is.null(scale)) scale <- settings$bound_scale
     if (!(is.atomic(scale) && length(scale) == p)) scale <- rep(1, p)
     for (f in map$factors) {
+      if (!is.null(f$contrast)) {
+        # a polynomial column's noise on the scale of its own unit (its
+        # scale is set to 1 below): the levels' noise through C'
+        columns <- c(f$base, f$levels)
+        on_original <- noise[columns] * ifelse(is.finite(scale[columns]), scale[columns], 0)
+        noise[f$levels] <- sqrt(colSums((f$contrast * on_original)^2))
+        next
+      }
       ratio <- scale[f$base] / scale[f$levels]
       ratio[!is.finite(ratio)] <- 0
       noise[f$levels] <- sqrt(noise[f$levels]^2 + (noise[f$base] * ratio)^2)
     }
     settings$coefficient_noise <- noise
   }
+  settings <- polynomial_column_settings(settings, map)
   for (name in intersect(coding_column_settings, names(settings))) {
     settings[[name]] <- subset_columns(settings[[name]])
   }

@@ -260,8 +260,9 @@
 #' glmnetUtils: `dpglmnet(y ~ ., data = df, x.bounds = c(age = 90))`. The
 #' frame is expanded as `model.matrix(~ ., x)` (or `model.matrix(formula,
 #' data)`) would, without its intercept column: treatment contrasts for
-#' every factor (ordered ones too), logical columns as `<name>TRUE`, and
-#' model.matrix's column names. The factor levels are public schema (a
+#' a factor, polynomial ones for an ordered factor (R's default
+#' `contrasts` option), logical columns as `<name>TRUE`, and model.matrix's
+#' column names. The factor levels are public schema (a
 #' factor's declared levels, used or not); a character column's levels are
 #' the values found in the data, which the fit then reveals, so it warns:
 #' declare such a column as a factor with its public levels.
@@ -295,7 +296,11 @@
 #' every level and reports it in treatment contrasts: the baseline level's
 #' coefficient moves into the intercept and the others' are read against
 #' it, the same linear predictor for every record, so `coef()` has the
-#' columns `model.matrix()` gives. With treatment contrasts a factor's
+#' columns `model.matrix()` gives (an ordered factor: its polynomial
+#' contrasts, the coefficients \eqn{C^\top g} of the levels' \eqn{g},
+#' their mean in the intercept). An ordered factor not fitted in full has
+#' its polynomial columns in the fit, with the range of its contrasts as
+#' their interval. With treatment contrasts a factor's
 #' dummies and the intercept are ill-conditioned for coordinate descent
 #' (the smallest eigenvalue of K - 1 standardized dummies of K equally
 #' common levels is 1 / (K - 1)), and the noise piles up along their common

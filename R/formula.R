@@ -134,8 +134,12 @@ frame_design <- function(values) {
   classes <- vapply(frame[predictors], categorical_class, character(1))
   warn_character_levels(names(frame)[predictors][classes == "character"], frame_arg)
   categorical <- names(frame)[predictors][classes != "numeric"]
+  # model.matrix()'s default contrasts: treatment, polynomial for an
+  # ordered factor
+  ordered <- categorical[vapply(categorical, function(v) is.ordered(frame[[v]]), logical(1))]
   contrasts <- stats::setNames(rep(list("contr.treatment"), length(categorical)),
                                categorical)
+  for (v in ordered) contrasts[[v]] <- "contr.poly"
   # (factors of 3 or more levels coded in full for a private fit, reported
   # in treatment contrasts: R/coding.R)
   full <- full_coding_factors(values, frame, terms, categorical)
@@ -161,13 +165,21 @@ frame_design <- function(values) {
   recipe_contrasts <- attr(design, "contrasts")
   # (NULL without factors: indexing NULL by no names would make it
   # character(0), which model.matrix() warns about at every predict())
-  if (length(full)) recipe_contrasts[full] <- "contr.treatment"
+  for (v in full) recipe_contrasts[[v]] <- contrasts[[v]]
+  # (the values of an ordered factor's polynomial columns, public: from its
+  # number of levels)
+  poly_ranges <- lapply(stats::setNames(nm = setdiff(ordered, full)), function(v) {
+    range(stats::contr.poly(nlevels(frame[[v]])))
+  })
   list(
     x = matrix, y = y,
-    x.bounds = design_bounds(variable_bounds, model_terms, assign[keep], numeric_variables),
+    x.bounds = design_bounds(variable_bounds, model_terms, assign[keep], numeric_variables,
+                             poly_ranges),
     recipe = list(terms = model_terms, xlevels = stats::.getXlevels(model_terms, frame),
                   contrasts = recipe_contrasts, formula_interface = frame_arg == "data"),
-    coding = coding_map(full, terms, assign[keep])
+    coding = coding_map(full, terms, assign[keep],
+                        lapply(stats::setNames(nm = intersect(full, ordered)),
+                               function(v) nlevels(frame[[v]])))
   )
 }
 
@@ -408,14 +420,23 @@ frame_variable_bounds <- function(x.bounds, numeric_variables, categorical, arg)
 # products. A symmetric design (no dummies, symmetric bounds) gives
 # [-b, b], as the symmetric bounds did. NULL when the numeric variables have
 # no bounds.
-design_bounds <- function(variable_bounds, terms, assign, numeric_variables) {
+design_bounds <- function(variable_bounds, terms, assign, numeric_variables,
+                          poly_ranges = list()) {
   if (is.null(variable_bounds)) return(NULL)
   factors <- attr(terms, "factors")
   variables <- rownames(factors)
+  product <- function(interval, factor) {
+    if (is.null(interval)) return(factor)
+    corners <- c(interval[1L] * factor, interval[2L] * factor)
+    c(min(corners), max(corners))
+  }
   term_interval <- vapply(seq_len(ncol(factors)), function(k) {
     used <- variables[factors[, k] > 0]
     numeric_used <- intersect(used, numeric_variables)
     interval <- if (length(setdiff(used, numeric_variables))) c(0, 1) else NULL
+    # an ordered factor's polynomial columns take values in the range of
+    # its contrasts
+    for (v in intersect(used, names(poly_ranges))) interval <- product(interval, poly_ranges[[v]])
     for (v in numeric_used) {
       factor <- variable_bounds[, v]
       interval <- if (is.null(interval)) factor else {
@@ -431,7 +452,7 @@ design_bounds <- function(variable_bounds, terms, assign, numeric_variables) {
   # is 0/1 by construction: public schema that the standardization reads
   # (R/standardize.R: its mean is released, its spread follows from it).
   categorical_only <- vapply(seq_len(ncol(factors)), function(k) {
-    !length(intersect(variables[factors[, k] > 0], numeric_variables))
+    !length(intersect(variables[factors[, k] > 0], c(numeric_variables, names(poly_ranges))))
   }, logical(1))
   attr(bounds, "binary") <- unname(categorical_only[assign])
   # The columns of one such term have disjoint supports: with treatment

@@ -41,8 +41,8 @@ print.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) {
     cat(wrap_text(paste0(
       "Factors: ", paste0("`", x$settings$full_coding, "`", collapse = ", "),
       " fitted with a dummy for every level (the privacy ledger counts them),",
-      " reported in treatment contrasts (ordered factors too, where model.matrix()",
-      " would give polynomial ones)")), sep = "\n")
+      " reported in the contrasts model.matrix() gives them (treatment; polynomial",
+      " for an ordered factor)")), sep = "\n")
   }
   ones_column_text(x$settings)
   narrowed_clamp_text(x)

@@ -207,3 +207,59 @@ test_that("predict() on a frame of numeric columns only gives no warning", {
                                                 x.bounds = list(a = 4, b = c(0, 1)), y.bound = 10))
   expect_no_warning(predict(cvfit, d[1:3, ]))
 })
+
+test_that("an ordered factor is reported in polynomial contrasts, as model.matrix() codes it", {
+  set.seed(21)
+  n <- 6000
+  grade <- factor(sample(c("low", "mid", "high", "top"), n, TRUE),
+                  levels = c("low", "mid", "high", "top"), ordered = TRUE)
+  size <- runif(n, 0, 10)
+  y <- 0.3 * size + c(0, 0.5, 1.5, 1.6)[as.integer(grade)] + rnorm(n)
+  ordered_frame <- data.frame(size = size, grade = grade)
+  plain_frame <- data.frame(size = size, grade = factor(grade, ordered = FALSE))
+  set.seed(4)
+  ordered_fit <- muffle_dpglmnet_warnings(dpglmnet(ordered_frame, y, epsilon = 1,
+                                                   x.bounds = c(size = 20), y.bound = 20))
+  set.seed(4)
+  plain_fit <- muffle_dpglmnet_warnings(dpglmnet(plain_frame, y, epsilon = 1,
+                                                 x.bounds = c(size = 20), y.bound = 20))
+  design <- stats::model.matrix(~ ., ordered_frame)
+  expect_equal(rownames(coef(ordered_fit)), colnames(design))
+  expect_identical(ordered_fit$settings$full_coding, "grade")
+  # the same fit, reported another way: the same predictions
+  new <- ordered_frame[1:50, ]
+  expect_equal(predict(ordered_fit, new), predict(plain_fit, plain_frame[1:50, ]),
+               tolerance = 1e-10)
+  # (size read clamped to its released range, as predict() reads it)
+  clamp <- ordered_fit$settings$standardization
+  inside <- design[1:50, ]
+  inside[, "size"] <- pmin(pmax(inside[, "size"], clamp$x_lower[1]), clamp$x_upper[1])
+  expect_lt(max(abs(predict(ordered_fit, new) -
+                      as.matrix(inside %*% coef(ordered_fit)))), 1e-10)
+  # the polynomial columns' public range is their interval and clamp
+  poly <- grep("^grade", rownames(ordered_fit$beta))
+  expect_equal(ordered_fit$settings$x.upper[poly], apply(stats::contr.poly(4), 2, max),
+               ignore_attr = TRUE)
+  expect_equal(clamp$x_lower[poly], apply(stats::contr.poly(4), 2, min), ignore_attr = TRUE)
+  expect_output(print(ordered_fit), "polynomial")
+  # epsilon = Inf is glmnet's fit on model.matrix()'s columns
+  skip_if_not_installed("glmnet")
+  ref <- glmnet::glmnet(design[, -1], y, thresh = 1e-14)
+  lambda <- ref$lambda[c(8, 25)]
+  exact <- dpglmnet(ordered_frame, y, epsilon = Inf, lambda = lambda)
+  ref <- glmnet::glmnet(design[, -1], y, lambda = lambda, thresh = 1e-14)
+  expect_equal(as.matrix(coef(exact)), as.matrix(coef(ref)), tolerance = 1e-5,
+               ignore_attr = TRUE)
+  # two levels (not fitted in full): its polynomial column is in the fit
+  two <- data.frame(size = size, hi = factor(grade > "mid", ordered = TRUE))
+  set.seed(5)
+  fit_two <- muffle_dpglmnet_warnings(dpglmnet(two, y, epsilon = 1, x.bounds = c(size = 20),
+                                               y.bound = 20))
+  expect_equal(rownames(coef(fit_two)), colnames(stats::model.matrix(~ ., two)))
+  expect_equal(fit_two$settings$x.upper[2], sqrt(0.5))
+  inside <- stats::model.matrix(~ ., two[1:20, ])
+  clamp <- fit_two$settings$standardization
+  inside[, "size"] <- pmin(pmax(inside[, "size"], clamp$x_lower[1]), clamp$x_upper[1])
+  expect_lt(max(abs(predict(fit_two, two[1:20, ]) - as.matrix(inside %*% coef(fit_two)))),
+            1e-10)
+})
