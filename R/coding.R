@@ -40,7 +40,8 @@
 coding_constants <- list(min_levels = 3L, solvers = c("auto", "dpcd"), max_p_ratio = 0.25)
 
 # The factors (names of model-frame variables) to code in full.
-full_coding_factors <- function(values, frame, terms, categorical) {
+full_coding_factors <- function(values, frame, terms, categorical,
+                                min_levels = coding_constants$min_levels) {
   if (!length(categorical)) return(character())
   epsilon <- values[["epsilon", exact = TRUE]]
   if (!is.null(epsilon) && !(is.numeric(epsilon) && length(epsilon) == 1L &&
@@ -78,7 +79,7 @@ full_coding_factors <- function(values, frame, terms, categorical) {
               else if (is.logical(values_of)) 2L
               else length(unique(values_of))
     length(used_in) == 1L && sum(factors[, used_in] > 0) == 1L &&
-      levels >= coding_constants$min_levels
+      levels >= min_levels
   }, logical(1))
   full <- categorical[eligible]
   # Far from high dimension only: "auto" picks an l1 solver from p >= n / 2
@@ -121,18 +122,23 @@ full_contrasts <- function(values_of) {
 # column's term, without the intercept column): per factor, its baseline
 # column and its other levels' columns; `keep`, the columns treatment
 # contrasts report (all but the baselines). NULL without full coding.
-coding_map <- function(full, terms, assign, ordered_levels = list()) {
-  if (!length(full)) return(NULL)
+coding_map <- function(full, terms, assign, ordered_levels = list(), mapped = character()) {
+  if (!length(full) && !length(mapped)) return(NULL)
   labels <- attr(terms, "term.labels")
-  factors <- lapply(full, function(v) {
+  factors <- lapply(c(full, mapped), function(v) {
     columns <- which(assign == match(v, labels))
     # an ordered factor is reported in polynomial contrasts, as model.matrix()
-    # codes it: its K - 1 columns, named as model.matrix() names them
+    # codes it: its K - 1 columns, named as model.matrix() names them; one
+    # fitted on treatment dummies (`mapped`) has no baseline column (its
+    # level 1 is at 0)
     contrast <- if (!is.null(ordered_levels[[v]])) stats::contr.poly(ordered_levels[[v]])
-    list(name = v, base = columns[1L], levels = columns[-1L], contrast = contrast,
+    in_full <- v %in% full
+    list(name = v, base = if (in_full) columns[1L] else NA_integer_,
+         levels = if (in_full) columns[-1L] else columns, contrast = contrast,
          names = if (!is.null(contrast)) paste0(v, colnames(contrast)))
   })
   bases <- vapply(factors, function(f) f$base, integer(1))
+  bases <- bases[!is.na(bases)]
   list(factors = factors, p = length(assign), keep = setdiff(seq_along(assign), bases))
 }
 
@@ -164,7 +170,8 @@ polynomial_column_settings <- function(settings, map) {
     settings$x.bounds <- set(settings$x.bounds, pmax(abs(lower), abs(upper)))
     settings$bound_scale <- set(settings$bound_scale, 1)
     if (is.list(r) && length(r$x_mean) == p) {
-      shares <- r$x_mean[c(f$base, f$levels)]
+      shares <- if (is.na(f$base)) c(1 - sum(r$x_mean[f$levels]), r$x_mean[f$levels])
+                else r$x_mean[c(f$base, f$levels)]
       mean <- drop(crossprod(f$contrast, shares))
       second <- drop(crossprod(f$contrast^2, shares))
       for (field in grep("^x_", names(r), value = TRUE)) {
@@ -193,7 +200,8 @@ treatment_fit <- function(fit, map) {
       # polynomial: the contrasts' columns are orthonormal and orthogonal to
       # the constant, so g - mean(g) = C C'g: the coefficients C'g, the
       # mean into the intercept (the same linear predictor)
-      g <- beta[c(f$base, f$levels), , drop = FALSE]
+      g <- if (is.na(f$base)) rbind(0, beta[f$levels, , drop = FALSE])
+           else beta[c(f$base, f$levels), , drop = FALSE]
       a0 <- a0 + colMeans(g)
       beta[f$levels, ] <- crossprod(f$contrast, g)
       rownames(beta)[f$levels] <- f$names
@@ -231,6 +239,8 @@ treatment_settings <- function(settings, map) {
         # scale is set to 1 below): the levels' noise through C'
         columns <- c(f$base, f$levels)
         on_original <- noise[columns] * ifelse(is.finite(scale[columns]), scale[columns], 0)
+        # (a level fitted at 0, without a column: no noise)
+        on_original[is.na(columns)] <- 0
         noise[f$levels] <- sqrt(colSums((f$contrast * on_original)^2))
         next
       }
@@ -258,7 +268,8 @@ treatment_settings <- function(settings, map) {
     for (name in grep("^x_", names(r), value = TRUE)) r[[name]] <- subset_columns(r[[name]])
     settings$standardization <- r
   }
-  settings$full_coding <- vapply(map$factors, function(f) f$name, character(1))
+  in_full <- vapply(map$factors, function(f) !is.na(f$base), logical(1))
+  settings$full_coding <- vapply(map$factors[in_full], function(f) f$name, character(1))
   settings
 }
 

@@ -298,9 +298,12 @@
 #' it, the same linear predictor for every record, so `coef()` has the
 #' columns `model.matrix()` gives (an ordered factor: its polynomial
 #' contrasts, the coefficients \eqn{C^\top g} of the levels' \eqn{g},
-#' their mean in the intercept). An ordered factor not fitted in full has
-#' its polynomial columns in the fit, with the range of its contrasts as
-#' their interval. With treatment contrasts a factor's
+#' their mean in the intercept; an ordered factor of two levels is fitted
+#' on its 0/1 dummy where one of three would be fitted in full, and
+#' reported in its polynomial column the same way). Otherwise an ordered
+#' factor has its polynomial columns in the fit, with the range of its
+#' contrasts as their interval (not 0/1 columns: their standardization
+#' releases a range, which can cut a rare level). With treatment contrasts a factor's
 #' dummies and the intercept are ill-conditioned for coordinate descent
 #' (the smallest eigenvalue of K - 1 standardized dummies of K equally
 #' common levels is 1 / (K - 1)), and the noise piles up along their common

@@ -143,8 +143,17 @@ frame_design <- function(values) {
   # (factors of 3 or more levels coded in full for a private fit, reported
   # in treatment contrasts: R/coding.R)
   full <- full_coding_factors(values, frame, terms, categorical)
+  # An ordered factor of two levels where a factor of three would be coded
+  # in full: fitted on its treatment dummy (a 0/1 column, whose
+  # standardization releases its mean alone and keeps a rare level: its
+  # polynomial column read through a released range lost a 3% level) and
+  # reported in polynomial contrasts (R/coding.R; exact, with an intercept).
+  mapped <- full_coding_factors(values, frame, terms,
+                                setdiff(ordered, full)[vapply(setdiff(ordered, full), function(v)
+                                  nlevels(frame[[v]]) == 2L, logical(1))], min_levels = 2L)
   fitted_contrasts <- contrasts
   for (v in full) fitted_contrasts[[v]] <- full_contrasts(frame[[v]])
+  for (v in mapped) fitted_contrasts[[v]] <- "contr.treatment"
   design <- tryCatch(
     stats::model.matrix(terms, frame,
                         contrasts.arg = if (length(fitted_contrasts)) fitted_contrasts),
@@ -165,10 +174,10 @@ frame_design <- function(values) {
   recipe_contrasts <- attr(design, "contrasts")
   # (NULL without factors: indexing NULL by no names would make it
   # character(0), which model.matrix() warns about at every predict())
-  for (v in full) recipe_contrasts[[v]] <- contrasts[[v]]
+  for (v in c(full, mapped)) recipe_contrasts[[v]] <- contrasts[[v]]
   # (the values of an ordered factor's polynomial columns, public: from its
   # number of levels)
-  poly_ranges <- lapply(stats::setNames(nm = setdiff(ordered, full)), function(v) {
+  poly_ranges <- lapply(stats::setNames(nm = setdiff(ordered, c(full, mapped))), function(v) {
     range(stats::contr.poly(nlevels(frame[[v]])))
   })
   list(
@@ -178,8 +187,8 @@ frame_design <- function(values) {
     recipe = list(terms = model_terms, xlevels = stats::.getXlevels(model_terms, frame),
                   contrasts = recipe_contrasts, formula_interface = frame_arg == "data"),
     coding = coding_map(full, terms, assign[keep],
-                        lapply(stats::setNames(nm = intersect(full, ordered)),
-                               function(v) nlevels(frame[[v]])))
+                        lapply(stats::setNames(nm = intersect(c(full, mapped), ordered)),
+                               function(v) nlevels(frame[[v]])), mapped)
   )
 }
 
@@ -436,7 +445,12 @@ design_bounds <- function(variable_bounds, terms, assign, numeric_variables,
     interval <- if (length(setdiff(used, numeric_variables))) c(0, 1) else NULL
     # an ordered factor's polynomial columns take values in the range of
     # its contrasts
-    for (v in intersect(used, names(poly_ranges))) interval <- product(interval, poly_ranges[[v]])
+    # (where model.matrix() codes it by contrasts, factors[v, k] == 1; where
+    # the term lacks its margin, 2, it codes it by 0/1 indicators)
+    contrast_coded <- variables[factors[, k] == 1L]
+    for (v in intersect(contrast_coded, names(poly_ranges))) {
+      interval <- product(interval, poly_ranges[[v]])
+    }
     for (v in numeric_used) {
       factor <- variable_bounds[, v]
       interval <- if (is.null(interval)) factor else {
@@ -452,7 +466,8 @@ design_bounds <- function(variable_bounds, terms, assign, numeric_variables,
   # is 0/1 by construction: public schema that the standardization reads
   # (R/standardize.R: its mean is released, its spread follows from it).
   categorical_only <- vapply(seq_len(ncol(factors)), function(k) {
-    !length(intersect(variables[factors[, k] > 0], c(numeric_variables, names(poly_ranges))))
+    !length(intersect(variables[factors[, k] > 0], numeric_variables)) &&
+      !length(intersect(variables[factors[, k] == 1L], names(poly_ranges)))
   }, logical(1))
   attr(bounds, "binary") <- unname(categorical_only[assign])
   # The columns of one such term have disjoint supports: with treatment

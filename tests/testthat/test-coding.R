@@ -250,16 +250,37 @@ test_that("an ordered factor is reported in polynomial contrasts, as model.matri
   ref <- glmnet::glmnet(design[, -1], y, lambda = lambda, thresh = 1e-14)
   expect_equal(as.matrix(coef(exact)), as.matrix(coef(ref)), tolerance = 1e-5,
                ignore_attr = TRUE)
-  # two levels (not fitted in full): its polynomial column is in the fit
-  two <- data.frame(size = size, hi = factor(grade > "mid", ordered = TRUE))
+  # two levels: fitted on its 0/1 dummy (a rare level kept), reported in
+  # its polynomial column
+  rare <- factor(ifelse(runif(n) < 0.03, "yes", "no"), levels = c("no", "yes"))
+  y_rare <- y + 3 * (rare == "yes")
+  two <- data.frame(size = size, hi = factor(rare, ordered = TRUE))
   set.seed(5)
-  fit_two <- muffle_dpglmnet_warnings(dpglmnet(two, y, epsilon = 1, x.bounds = c(size = 20),
-                                               y.bound = 20))
+  fit_two <- muffle_dpglmnet_warnings(dpglmnet(two, y_rare, epsilon = 0.5,
+                                               x.bounds = c(size = 20), y.bound = 20))
+  set.seed(5)
+  fit_dummy <- muffle_dpglmnet_warnings(dpglmnet(data.frame(size = size, hi = rare), y_rare,
+                                                 epsilon = 0.5, x.bounds = c(size = 20),
+                                                 y.bound = 20))
   expect_equal(rownames(coef(fit_two)), colnames(stats::model.matrix(~ ., two)))
+  expect_equal(predict(fit_two, two[1:40, ]),
+               predict(fit_dummy, data.frame(size = size, hi = rare)[1:40, ]), tolerance = 1e-10)
+  expect_equal(coef(fit_two)[3, ], coef(fit_dummy)[3, ] * sqrt(0.5), tolerance = 1e-10)
   expect_equal(fit_two$settings$x.upper[2], sqrt(0.5))
   inside <- stats::model.matrix(~ ., two[1:20, ])
   clamp <- fit_two$settings$standardization
   inside[, "size"] <- pmin(pmax(inside[, "size"], clamp$x_lower[1]), clamp$x_upper[1])
   expect_lt(max(abs(predict(fit_two, two[1:20, ]) - as.matrix(inside %*% coef(fit_two)))),
             1e-10)
+  # a term without its margin codes the factor by 0/1 indicators: x:grade's
+  # columns lie in x's interval, and epsilon = Inf with bounds is glmnet's
+  skip_if_not_installed("glmnet")
+  frame <- data.frame(size = size, grade = grade, y = y)
+  design <- stats::model.matrix(y ~ size:grade, frame)
+  exact <- dpglmnet(y ~ size:grade, data = frame, epsilon = Inf, lambda = 0.001,
+                    x.bounds = c(size = 10))
+  expect_equal(exact$settings$x.upper, rep(10, 4))
+  ref <- glmnet::glmnet(design[, -1], y, lambda = 0.001, thresh = 1e-14)
+  expect_equal(as.matrix(coef(exact)), as.matrix(coef(ref)), tolerance = 1e-6,
+               ignore_attr = TRUE)
 })
