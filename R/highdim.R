@@ -83,9 +83,61 @@ highdim_rule <- function(n, p, epsilon, family, alpha, lambda, nlambda, x.bounds
 # kappa = 0.3 (8 / 15 / 34 steps).
 highdim_steps <- function(n, p, epsilon, delta) {
   k <- highdim_rule_constants
-  mu <- plan_gdp_mu(epsilon, delta)
-  steps <- k$kappa * mu * n / log(2 * p)
+  steps <- highdim_affordable_steps(n, p, epsilon, delta)
   as.integer(max(k$steps_min, min(k$steps_max, round(steps))))
+}
+
+highdim_affordable_steps <- function(n, p, epsilon, delta) {
+  highdim_rule_constants$kappa * plan_gdp_mu(epsilon, delta) * n / log(2 * p)
+}
+
+# solver = "auto" in the plan (schedule_problem(), R/solvers.R), when the
+# rule above picked dpfw with its own steps and radius: where the budget
+# affords fewer Frank-Wolfe selections than the floor steps_min, the
+# intercept alone, as at moderate n (R/intercept.R). Below the floor the
+# floor's 5 selections each carry more noise than the rule measured best,
+# and the first of them weigh the most in the last iterate (a vertex
+# picked at step t keeps weight about 2 / T of the radius): generated
+# data with p = 2n, 8 effects of +-1, 4 seeds, cv.dpglmnet() at its
+# defaults, held-out error over the mean's / the majority's (worst):
+# gaussian n = 400 at epsilon 1 1.55 (1.72), n = 1000 at 0.5 1.38 (1.53);
+# binomial n = 400 at 1 1.06 in misclassification and 1.63 times the
+# null deviance, n = 1000 at 0.5 1.05 and 1.68. Above the floor dpfw is
+# kept: n = 700 at 1 (6.5 selections) 0.86. Public: n, p, epsilon, delta.
+highdim_fallback <- function(problem) {
+  if (!isTRUE(problem$highdim_fallback) || !isTRUE(problem$intercept) ||
+      !is.finite(problem$epsilon)) {
+    return(problem)
+  }
+  steps <- highdim_affordable_steps(problem$n, problem$p, problem$epsilon, problem$delta)
+  if (steps >= highdim_rule_constants$steps_min) return(problem)
+  problem$l1.radius <- NULL
+  problem <- intercept_problem(problem, why = sprintf(paste(
+    "auto: p = %d >= %g n, but the budget affords %.2g Frank-Wolfe selections,",
+    "fewer than %d, so the intercept alone, at the whole budget"), problem$p,
+    highdim_rule_constants$ratio, steps, highdim_rule_constants$steps_min))
+  # (what the warning reads, and what cv.dpglmnet() reads to decide at the
+  # full n, R/cv.R)
+  problem$highdim_fallback_steps <- steps
+  problem$moderate_n_switched <- TRUE
+  problem
+}
+
+# Its warning (fit_private_path(), R/solvers.R).
+warn_highdim_fallback <- function(plan) {
+  problem <- plan$problem
+  if (is.null(problem$highdim_fallback_steps)) return(invisible())
+  classes <- dpglmnet_family(problem$family)$classes
+  dpglmnet_warn(sprintf(paste(
+    "with %d records, %d columns at epsilon = %s, the budget affords %.2g",
+    "Frank-Wolfe selections (fewer than %d): the l1 solver that solver = \"auto\"",
+    "uses for p >= %g n was worse than the %s on such data, so the fit is the",
+    "intercept alone (every coefficient 0), released with the whole budget.",
+    "More records or a larger epsilon help; give `solver` to fit a model of x",
+    "anyway."), problem$n, problem$p, format(problem$epsilon),
+    problem$highdim_fallback_steps, highdim_rule_constants$steps_min,
+    highdim_rule_constants$ratio,
+    if (classes) "majority class" else "mean"))
 }
 
 # What "auto" resolves to: list(solver, standardize, bound_scaling, l1.radius,
@@ -154,6 +206,9 @@ resolve_auto_solver <- function(solver, n, p, epsilon, delta, family, alpha, lam
                         else k$intercept_clip_logit,
        passes = if (is.null(given$passes)) highdim_steps(n, p, epsilon, delta)
                 else given$passes,
+       # (the rule's own steps and radius: the plan may fall back to the
+       # intercept alone, highdim_fallback())
+       highdim_fallback = is.null(given$passes) && is.null(given$l1.radius),
        reason = sprintf(paste("auto: p = %d >= %g n, so dpfw on columns mapped to",
                               "[-1, 1] by their public bounds, one l1 radius"),
                         p, highdim_rule_constants$ratio))

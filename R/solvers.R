@@ -32,6 +32,8 @@ schedule_problem <- function(problem) {
   # solver = "auto": the intercept alone where the standardization could
   # resolve no column (R/intercept.R; public)
   problem <- moderate_n_fallback(problem)
+  # and where p >= n / 2 leaves too few Frank-Wolfe selections (R/highdim.R)
+  problem <- highdim_fallback(problem)
   schedule <- choose_schedule(problem$nlambda_given, problem$passes_given, problem$lambda,
                               problem$solver, problem$epsilon, problem$delta, problem$n,
                               problem$p, problem$intercept, problem$clip,
@@ -190,6 +192,7 @@ fit_private_path <- function(plan) {
   problem <- plan$problem
   warn_scales_fallback(problem)
   warn_moderate_n(plan)  # (R/moderate-n.R)
+  warn_highdim_fallback(plan)  # (R/highdim.R)
   solver <- plan$solver
   by_radius <- plan$by_radius
   public_max <- plan$public_max

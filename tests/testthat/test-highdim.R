@@ -183,3 +183,30 @@ test_that("cv.dpglmnet decides auto at the full n: a split part alone would pick
     NULL, 4, list(lower = -30, upper = 30, envelope = 30), list(), -Inf, Inf,
     rep(1, 450))$solver, "dpfw")
 })
+
+test_that("auto fits the intercept alone where p >= n / 2 affords too few Frank-Wolfe steps", {
+  set.seed(1)
+  n <- 400
+  p <- 800
+  x <- matrix(rnorm(n * p), n, p)
+  y <- drop(x[, 1:8] %*% rep(c(1, -1), 4)) + rnorm(n)
+  # 0.3 mu n / log(2p) selections: about 4 at epsilon 1, 9 at 3
+  steps <- dpglmnet:::highdim_affordable_steps(n, p, 1, 1 / n^2)
+  expect_lt(steps, 5)
+  expect_warning(fit <- dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 30),
+                 "Frank-Wolfe selections", class = "dpglmnet_warning")
+  expect_identical(fit$settings$solver, "intercept")
+  expect_true(all(fit$beta == 0))
+  expect_equal(fit$privacy$epsilon, 1)
+  # a larger budget keeps dpfw; so does a solver, passes or a radius given
+  wide <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 3, x.bounds = 4, y.bound = 30))
+  expect_identical(wide$settings$solver, "dpfw")
+  given <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 1, x.bounds = 4, y.bound = 30,
+                                             passes = 5))
+  expect_identical(given$settings$solver, "dpfw")
+  # cv.dpglmnet(): one fit on all records, as at moderate n
+  cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(x, y > 0, family = "binomial", epsilon = 1,
+                                                x.bounds = 4))
+  expect_identical(cvfit$dpglmnet.fit$settings$solver, "intercept")
+  expect_equal(cvfit$privacy$epsilon, 1)
+})
