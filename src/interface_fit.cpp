@@ -385,8 +385,17 @@ IntegerVector report_noisy_max_cpp(NumericVector utility, List settings) {
 // Private column ranges for standardization (histogram.h): noisy coarse
 // and fine histograms per column (replace-one L2 sensitivity 2), then the
 // clamp chosen from them (post-processing).
+List column_ranges_checked(SEXP x, const List& settings, bool check_finite);
+
 // [[Rcpp::export(.column_ranges_cpp)]]
 List column_ranges_cpp(SEXP x, List settings) {
+  return column_ranges_checked(x, settings, false);
+}
+
+// The same, with check_finite (x a numeric matrix: read raw, histogram.h)
+// the values checked finite in the same pass: list(nonfinite = TRUE), before
+// any noise is drawn, when one is not.
+List column_ranges_checked(SEXP x, const List& settings, bool check_finite) {
   return random_design_entry(
       x, settings, [&](const auto& design, dpglmnet::RandomSource& rng) -> SEXP {
     const int p = design.cols();
@@ -396,9 +405,12 @@ List column_ranges_cpp(SEXP x, List settings) {
                                          integer(settings, "fine_bins")};
     if (shape.levels < 1 || shape.levels > 60 || shape.fine_bins < 1 || shape.fine_bins > 4096)
       Rcpp::stop("internal error: invalid histogram settings");
-    return release_ranges_list(
-        dpglmnet::column_histograms(design, lower.begin(), upper.begin(), shape), settings, p,
-        rng);
+    bool all_finite = true;
+    std::vector<double> counts =
+        dpglmnet::column_histograms(design, lower.begin(), upper.begin(), shape,
+                                    dpglmnet::kernels::best_isa(), &all_finite);
+    if (check_finite && !all_finite) return List::create(Named("nonfinite") = true);
+    return release_ranges_list(std::move(counts), settings, p, rng);
   });
 }
 

@@ -38,12 +38,7 @@ dpglmnet::LossSpec hook_loss_spec(const std::string& family, SEXP parameter) {
 // dpglmnet() thousands of times on the same x this was most of a call).
 // [[Rcpp::export(.nonfinite_kind_cpp)]]
 int nonfinite_kind_cpp(NumericVector values) {
-  const double* v = values.begin();
-  const R_xlen_t n = values.size();
-  for (R_xlen_t i = 0; i < n; ++i) {
-    if (!std::isfinite(v[i])) return std::isnan(v[i]) ? 1 : 2;
-  }
-  return 0;
+  return interface::first_nonfinite_kind(values.begin(), values.size());
 }
 
 // Test hook: `draws` minibatches of DP-SGD's sampler (m of n records, rows of

@@ -198,9 +198,11 @@ test_that("x's values checked in the first release: the error names x, nothing i
   set.seed(7)
   x <- matrix(rnorm(400 * 3), 400, 3)
   y <- x[, 1] + rnorm(400)
-  for (bad in c(NA, NaN, Inf)) {
+  # (the first value of x, one inside, the last: the ranges' pass over a
+  # numeric matrix checks every value as it bins it, histogram.h)
+  for (bad in c(NA, NaN, Inf, -Inf)) for (cell in list(c(1, 1), c(17, 2), c(400, 3))) {
     xb <- x
-    xb[17, 2] <- bad
+    xb[cell[1], cell[2]] <- bad
     calls <- count_core_calls(expect_error(
       dpglmnet(xb, y, x.bounds = 4, y.bound = 8),
       if (is.infinite(bad)) "must not contain Inf" else "must not contain NA or NaN",
