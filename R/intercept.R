@@ -231,8 +231,9 @@ release_intercept_range <- function(problem, interval) {
 # bins are narrow and their counts noise, so a y centred near 0 had the
 # side nearest 0 cut (1 + 1.4 z with bound 8, 400 records at epsilon 1:
 # the clamp [1, 4], the mean's error 0.20 against 0.05 without the range).
-cover_other_side <- function(clamp, counts, count_sd, lower, upper, levels, fine_bins) {
-  frame <- released_histograms(counts, lower, upper, levels, fine_bins)
+cover_other_side <- function(clamp, counts, count_sd, lower, upper, levels, fine_bins,
+                             frame = NULL) {
+  frame <- released_histograms(counts, lower, upper, levels, fine_bins, frame)
   starts <- frame$fine_starts
   step <- frame$step
   shows <- function(from, to) {
@@ -252,8 +253,8 @@ cover_other_side <- function(clamp, counts, count_sd, lower, upper, levels, fine
 
 # Whether the released counts of the fine bins (equal, over [lower, upper])
 # that overlap the clamp sum to at least n / 2.
-holds_half <- function(clamp, counts, n, lower, upper, levels, fine_bins) {
-  frame <- released_histograms(counts, lower, upper, levels, fine_bins)
+holds_half <- function(clamp, counts, n, lower, upper, levels, fine_bins, frame = NULL) {
+  frame <- released_histograms(counts, lower, upper, levels, fine_bins, frame)
   overlap <- frame$fine_starts < clamp[2L] & frame$fine_starts + frame$step > clamp[1L]
   sum(frame$fine[overlap]) >= n / 2
 }
@@ -262,8 +263,8 @@ holds_half <- function(clamp, counts, n, lower, upper, levels, fine_bins) {
 # log-spaced about the public anchor) just below lo when lo is its upper
 # edge and its released count (the first 2 levels + 1 of `counts`) is
 # above next_bin_sds count noise sds, and likewise above hi.
-put_back_next_bins <- function(clamp, counts, count_sd, lower, upper, levels) {
-  frame <- released_histograms(counts, lower, upper, levels)
+put_back_next_bins <- function(clamp, counts, count_sd, lower, upper, levels, frame = NULL) {
+  frame <- released_histograms(counts, lower, upper, levels, frame = frame)
   edges <- frame$edges
   clear <- frame$coarse > intercept_constants$next_bin_sds * count_sd
   # (an edge equal to the clamp's end, to rounding)
@@ -281,8 +282,9 @@ put_back_next_bins <- function(clamp, counts, count_sd, lower, upper, levels) {
 # them: the anchor and half-width of the core's coarse frame, its 2 levels
 # + 2 edges (coarse bin k spans [edges[k], edges[k + 1]]) and counts, then
 # the fine bins' starts, width and counts.
-released_histograms <- function(counts, lower, upper, levels, fine_bins = 0L) {
-  frame <- .histogram_frame_cpp(lower, upper)
+released_histograms <- function(counts, lower, upper, levels, fine_bins = 0L, frame = NULL) {
+  # (the frame as the release returned it, when given: no core call)
+  if (is.null(frame)) frame <- .histogram_frame_cpp(lower, upper)
   anchor <- frame[[1L]]
   half <- frame[[2L]]
   k <- 0:levels

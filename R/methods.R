@@ -138,9 +138,10 @@ noise_meaning <- function(object) {
 #' @return An object of class `"summary.dpglmnet"`: the call, family,
 #'   dimensions, solver settings, the full privacy ledger, `columns` (the
 #'   per-column table, `NULL` without standardization or noise figures),
-#'   `response` (the bound, mean and sd of a standardized `y`; with an
-#'   interval `y.bound`, also its ends `bound_lower`, `bound_upper`) and the
-#'   path.
+#'   `response` (the bound, mean and sd of a standardized `y`, and the
+#'   released clamp `clamp_lower`, `clamp_upper` that `y` is read through;
+#'   with an interval `y.bound`, also its ends `bound_lower`, `bound_upper`)
+#'   and the path.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(300 * 3), 300, 3, dimnames = list(NULL, c("a", "b", "c")))
@@ -174,6 +175,12 @@ standardization_tables <- function(object) {
   asymmetric_y <- !is.null(y_interval) && y_interval$lower != -y_interval$upper
   if (!is.null(r) && !identical(r$y_sd, 1)) {
     response <- data.frame(row.names = "y", bound = s$y.bound, mean = r$y_mean, sd = r$y_sd)
+    # the released clamp y is read through (from its range histograms; its
+    # public interval when none were released)
+    if (!is.null(r$y_lower) && !is.null(r$y_upper)) {
+      response$clamp_lower <- r$y_lower
+      response$clamp_upper <- r$y_upper
+    }
   } else if (asymmetric_y) {
     response <- data.frame(row.names = "y", bound = s$y.bound)
   }
@@ -276,7 +283,9 @@ print.summary.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), 
   if (!is.null(x$response)) {
     cat(if (is.null(x$response$sd)) {
       "\nResponse (y clamped to its interval [bound_lower, bound_upper]):\n"
-    } else "\nResponse (released mean and sd of y clamped to its bound):\n")
+    } else if (is.null(x$response$clamp_lower)) {
+      "\nResponse (released mean and sd of y clamped to its bound):\n"
+    } else "\nResponse (y read clamped to [clamp_lower, clamp_upper]; its released mean and sd):\n")
     print(signif_table(x$response, digits))
   }
   cat("\nPath:\n")

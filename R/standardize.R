@@ -286,6 +286,41 @@ ranges_request <- function(s, ledger) {
 after_ranges <- function(s, r, count_sd) {
   s$lower <- r$lower
   s$upper <- r$upper
+  # The response's clamp (plan$response) gets the intercept's guards against
+  # a cut tail (R/intercept.R; post-processing of the released counts, and
+  # the moments' sensitivities follow the clamp they give): a coarse bin
+  # next to the clamp whose count is clear is put back, a clamp on one side
+  # of the anchor reaches across it where the fine bins show records, and a
+  # clamp that does not hold half the released count is not read. The
+  # histograms cut each tail whose summed released count is within 2 noise
+  # sds of empty, which at a count noise near n / 20 (the most
+  # afford_standardization_ranges() allows) can hold a quarter of the
+  # records. For x a cut tail narrows a column; for y it moves every
+  # prediction: Remifentanil (nlme; log concentration, n = 1594, epsilon
+  # 0.5) had y clamped to [1.38, 4.82] of its [-2.3, 5.5], 30% of the
+  # records cut, and y's released mean, the intercept's start, 0.26 sd
+  # high. Measured, held-out MSE over the training mean's, 21 gaussian sets
+  # at epsilon 0.5 / 1 / 2, 3 splits: Remifentanil 1.068 -> 1.047 (0.5),
+  # 0.203 -> 0.172 (1); Wage 0.781 -> 0.756 (0.5); no case worse by more
+  # than 0.002 (geometric mean of the 63 cases 0.757 -> 0.754). A margin of
+  # half the clamp's width on each side instead gained more where a tail
+  # was cut (0.750) but doubled the mean's noise where none was: y = 10 +
+  # 0.3 z, 643 records, bound 22, epsilon 2, the released mean's error 0.062
+  # -> 0.107 (root mean square over 30 draws).
+  if (isTRUE(s$plan$response) && s$plan$ranges) {
+    counts <- r$counts[, 1L]
+    frame <- if (!is.null(r$anchor)) c(r$anchor[1L], r$half[1L])
+    clamp <- put_back_next_bins(c(s$lower, s$upper), counts, count_sd, s$public_lower,
+                                s$public_upper, s$plan$levels, frame)
+    clamp <- cover_other_side(clamp, counts, count_sd, s$public_lower, s$public_upper,
+                              s$plan$levels, s$plan$fine_bins, frame)
+    if (!holds_half(clamp, counts, s$n, s$public_lower, s$public_upper, s$plan$levels,
+                    s$plan$fine_bins, frame)) {
+      clamp <- c(s$public_lower, s$public_upper)
+    }
+    s$lower <- clamp[1L]
+    s$upper <- clamp[2L]
+  }
   # Records on both sides of some edge between fine bins, each side's summed
   # released count clearly (spread_count_sds noise sds of the sum) above 0:
   # the column is not constant, whatever its released moments say
@@ -542,6 +577,7 @@ standardize_problem <- function(problem, path_releases) {
     y_plan$sparse <- FALSE
     y_plan$binary <- FALSE
     y_plan$mean_groups <- NULL
+    y_plan$response <- TRUE
     y_lower <- if (is.null(problem$y.lower)) -problem$y.bound else problem$y.lower
     y_upper <- if (is.null(problem$y.upper)) problem$y.bound else problem$y.upper
     parts$y <- draw_scales_seeds(column_scales(
@@ -661,7 +697,8 @@ standardize_problem <- function(problem, path_releases) {
     x_center = if (is.null(center)) rep(0, problem$p) else center, x_scale = scale,
     x_mean = xs$mean, x_sd = xs$sd, x_lower = xs$lower, x_upper = xs$upper,
     x_constant = xs$constant, x_unresolved = xs$unresolved, x_floored = xs$floored,
-    y_mean = y_mean, y_sd = y_sd, lambda_factor = k)
+    y_mean = y_mean, y_sd = y_sd, y_lower = if (plan$scale_y) scales$y$lower,
+    y_upper = if (plan$scale_y) scales$y$upper, lambda_factor = k)
   scaled
 }
 

@@ -359,16 +359,22 @@ inline Rcpp::List release_ranges_list(std::vector<double> counts, const Rcpp::Li
       flag(settings, "keep_zero"), rng);
   Rcpp::NumericMatrix released(size, p);
   std::copy(r.counts.begin(), r.counts.end(), released.begin());
-  Rcpp::NumericVector clamp_lower(p), clamp_upper(p);
+  Rcpp::NumericVector clamp_lower(p), clamp_upper(p), anchor(p), half(p);
   Rcpp::LogicalVector constant(p);
   for (int j = 0; j < p; ++j) {
     clamp_lower[j] = r.clamps[j].lower;
     clamp_upper[j] = r.clamps[j].upper;
     constant[j] = r.clamps[j].constant;
+    // the coarse frame the counts were binned in (public: from the bounds),
+    // for R's reading of the counts (R/intercept.R)
+    const dpglmnet::HistogramFrame frame = dpglmnet::histogram_frame(lower[j], upper[j]);
+    anchor[j] = frame.anchor;
+    half[j] = frame.width;
   }
   return Rcpp::List::create(Rcpp::Named("counts") = released, Rcpp::Named("lower") = clamp_lower,
                             Rcpp::Named("upper") = clamp_upper,
-                            Rcpp::Named("constant") = constant);
+                            Rcpp::Named("constant") = constant, Rcpp::Named("anchor") = anchor,
+                            Rcpp::Named("half") = half);
 }
 
 // The public intervals of range histograms: finite and lower < upper.

@@ -390,6 +390,10 @@ test_that("print, summary and the ledger read as a statistician reads them", {
   expect_equal(sm$columns$sd, r$x_sd)
   expect_equal(sm$columns$clamp_lower, if (is.null(r$x_lower)) -c(4, 20, 4) else r$x_lower)
   expect_equal(sm$response$sd, r$y_sd)
+  # y's released clamp, inside its public interval
+  expect_equal(c(sm$response$clamp_lower, sm$response$clamp_upper), c(r$y_lower, r$y_upper))
+  expect_true(r$y_lower >= -fit$settings$y.bound && r$y_upper <= fit$settings$y.bound)
+  expect_output(print(sm), "y read clamped to [clamp_lower, clamp_upper]", fixed = TRUE)
   expect_output(print(sm), "Standardization")
   # not private: said so, no noise line
   set.seed(4)

@@ -583,3 +583,31 @@ test_that("columns read as constant on a symmetric bound: the warning names inte
                                    x.bounds = rep(list(c(0, 1)), 17) |> setNames(colnames(x))))
   expect_false(any(fit$settings$standardization$x_constant))
 })
+
+test_that("the response's clamp gets the intercept's guards against a cut tail", {
+  # a quarter of the records spread thinly below the rest, at the count
+  # noise the standardization still affords (sd 80 = n / 20): the
+  # histograms alone cut that quarter in most draws; the guards
+  # (put_back_next_bins(), cover_other_side(), holds_half()) put it back in
+  # some, and never cut more
+  set.seed(5)
+  n <- 1600
+  y <- cbind(y = c(4 + 0.3 * rnorm(0.75 * n), runif(0.25 * n, -3, 2)))
+  plan <- dpglmnet:::standardization_plan(TRUE, TRUE, "gaussian", 11, FALSE, 1, 1)
+  cut <- function(response, seed) {
+    plan$response <- response
+    set.seed(seed)
+    s <- dpglmnet:::release_column_scales(y, -11, 11, plan, noise_ranges = 40,
+                                          noise_moments = 0, "seeded")
+    expect_true(s$lower >= -11 && s$upper <= 11 && s$lower < s$upper)
+    mean(y < s$lower | y > s$upper)
+  }
+  alone <- vapply(1:20, function(k) cut(FALSE, k), numeric(1))
+  guarded <- vapply(1:20, function(k) cut(TRUE, k), numeric(1))
+  expect_true(all(guarded <= alone))
+  expect_gt(mean(alone), 0.2)
+  expect_lt(mean(guarded), 0.75 * mean(alone))
+  # y's plan in a fit has them, x's has none
+  plan <- dpglmnet:::standardization_plan(TRUE, TRUE, "gaussian", 100, FALSE, 1, 1)
+  expect_null(plan$response)
+})
