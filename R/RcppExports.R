@@ -189,3 +189,7 @@
     .Call(`_dpglmnet_column_histograms_cpp`, x, lower, upper, levels, fine_bins, isa)
 }
 
+.clamped_sums_cpp <- function(x, lower, upper, shift, isa) {
+    .Call(`_dpglmnet_clamped_sums_cpp`, x, lower, upper, shift, isa)
+}
+

@@ -280,12 +280,19 @@ ranges_request <- function(s, ledger) {
        lower = s$public_lower, upper = s$public_upper, levels = s$plan$levels,
        fine_bins = s$plan$fine_bins,
        count_sd = release_noise(ledger, paste0(s$key, "_ranges")),
-       keep_zero = s$plan$sparse, seed = s$ranges_seed, secure = s$secure)
+       keep_zero = s$plan$sparse, seed = s$ranges_seed, secure = s$secure,
+       # each column's clamped sums made in the same pass, while it is in
+       # cache, for the moments (unweighted: standardize.h); about the
+       # clamp's midpoint, as moments_sensitivity() shifts dense x
+       make_sums = is.null(s$weights), centre_sums = !s$plan$sparse)
 }
 
 after_ranges <- function(s, r, count_sd) {
   s$lower <- r$lower
   s$upper <- r$upper
+  # (the core's handle on the sums it made for these clamps; a column whose
+  # clamp changes below gets a pass of its own in the moments' call)
+  s$made_sums <- r$made_sums
   # The response's clamp (plan$response) gets the intercept's guards against
   # a cut tail (R/intercept.R; post-processing of the released counts, and
   # the moments' sensitivities follow the clamp they give): a coarse bin
@@ -445,7 +452,7 @@ moments_request <- function(s, ledger) {
     # are unchanged): the noise below is set for it
     lower = s$lower, upper = s$upper,
     shift = if (bounded && !s$plan$sparse) s$shift, seed = s$moments_seed,
-    secure = s$secure, weights = s$weights)
+    secure = s$secure, weights = s$weights, made_sums = s$made_sums)
   s
 }
 

@@ -624,6 +624,21 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// clamped_sums_cpp
+NumericMatrix clamped_sums_cpp(NumericMatrix x, NumericVector lower, NumericVector upper, NumericVector shift, std::string isa);
+RcppExport SEXP _dpglmnet_clamped_sums_cpp(SEXP xSEXP, SEXP lowerSEXP, SEXP upperSEXP, SEXP shiftSEXP, SEXP isaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type lower(lowerSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type upper(upperSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type shift(shiftSEXP);
+    Rcpp::traits::input_parameter< std::string >::type isa(isaSEXP);
+    rcpp_result_gen = Rcpp::wrap(clamped_sums_cpp(x, lower, upper, shift, isa));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_gdp_epsilon_cpp", (DL_FUNC) &_dpglmnet_gdp_epsilon_cpp, 2},
@@ -673,6 +688,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpglmnet_response_standardize_cpp", (DL_FUNC) &_dpglmnet_response_standardize_cpp, 5},
     {"_dpglmnet_release_columns_cpp", (DL_FUNC) &_dpglmnet_release_columns_cpp, 3},
     {"_dpglmnet_column_histograms_cpp", (DL_FUNC) &_dpglmnet_column_histograms_cpp, 6},
+    {"_dpglmnet_clamped_sums_cpp", (DL_FUNC) &_dpglmnet_clamped_sums_cpp, 5},
     {NULL, NULL, 0}
 };
 

@@ -343,20 +343,41 @@ SEXP random_solver_entry(SEXP x, const Rcpp::List& settings, F&& f) {
 // .column_ranges_cpp (counts from x) and .column_ranges_from_counts_cpp
 // (counts from a database): settings checked, the same noise in the same
 // order, the same clamp choice; list(counts, lower, upper, constant).
-inline Rcpp::List release_ranges_list(std::vector<double> counts, const Rcpp::List& settings,
-                                      int p, dpglmnet::RandomSource& rng) {
+// The histogram settings, checked: the shape and the counts' noise sd.
+inline dpglmnet::HistogramShape histogram_settings(const Rcpp::List& settings, int p,
+                                                   double* count_sd) {
   Rcpp::NumericVector lower = setting(settings, "lower"), upper = setting(settings, "upper");
   const dpglmnet::HistogramShape shape{integer(settings, "levels"),
                                        integer(settings, "fine_bins")};
-  const double count_sd = number(settings, "count_sd");
-  const int size = shape.size();
+  *count_sd = number(settings, "count_sd");
   if (lower.size() != p || upper.size() != p || shape.levels < 1 || shape.levels > 60 ||
-      shape.fine_bins < 1 || shape.fine_bins > 4096 || !(count_sd >= 0.0) ||
-      counts.size() != static_cast<std::size_t>(p) * size)
+      shape.fine_bins < 1 || shape.fine_bins > 4096 || !(*count_sd >= 0.0))
+    Rcpp::stop("internal error: invalid histogram settings");
+  return shape;
+}
+
+inline Rcpp::List released_ranges_list(const dpglmnet::ReleasedRanges& r,
+                                       const Rcpp::List& settings, int p);
+
+inline Rcpp::List release_ranges_list(std::vector<double> counts, const Rcpp::List& settings,
+                                      int p, dpglmnet::RandomSource& rng) {
+  Rcpp::NumericVector lower = setting(settings, "lower"), upper = setting(settings, "upper");
+  double count_sd = 0.0;
+  const dpglmnet::HistogramShape shape = histogram_settings(settings, p, &count_sd);
+  if (counts.size() != static_cast<std::size_t>(p) * shape.size())
     Rcpp::stop("internal error: invalid histogram settings");
   const dpglmnet::ReleasedRanges r = dpglmnet::release_column_ranges(
       std::move(counts), lower.begin(), upper.begin(), p, shape, count_sd,
       flag(settings, "keep_zero"), rng);
+  return released_ranges_list(r, settings, p);
+}
+
+// The released ranges as R reads them: list(counts, lower, upper,
+// constant, anchor, half).
+inline Rcpp::List released_ranges_list(const dpglmnet::ReleasedRanges& r,
+                                       const Rcpp::List& settings, int p) {
+  Rcpp::NumericVector lower = setting(settings, "lower"), upper = setting(settings, "upper");
+  const int size = static_cast<int>(r.counts.size() / std::max(p, 1));
   Rcpp::NumericMatrix released(size, p);
   std::copy(r.counts.begin(), r.counts.end(), released.begin());
   Rcpp::NumericVector clamp_lower(p), clamp_upper(p), anchor(p), half(p);

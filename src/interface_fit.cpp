@@ -355,11 +355,20 @@ List column_moments_cpp(SEXP x, List settings) {
       Rcpp::stop("internal error: one noise sd per column is needed");
     SEXP lower = setting(settings, "lower"), upper = setting(settings, "upper"),
          shift = setting(settings, "shift");
+    // the sums the ranges' call made (an external pointer; used only where
+    // they were made for this column's clamp and shift, standardize.h)
+    const std::vector<dpglmnet::ClampedColumnSums>* made = nullptr;
+    if (settings.containsElementNamed("made_sums")) {
+      SEXP held = settings["made_sums"];
+      if (TYPEOF(held) == EXTPTRSXP && R_ExternalPtrAddr(held) != nullptr)
+        made = static_cast<const std::vector<dpglmnet::ClampedColumnSums>*>(
+            R_ExternalPtrAddr(held));
+    }
     const dpglmnet::ColumnMoments m = dpglmnet::private_column_moments(
         design, mean_sd, second_sd.begin(), rng,
         optional_column(lower, design.cols()), optional_column(upper, design.cols()),
         optional_column(shift, design.cols()),
-        optional_records(settings, "weights", design.rows()));
+        optional_records(settings, "weights", design.rows()), made);
     return List::create(Named("mean") = m.mean, Named("second") = m.second);
   });
 }
@@ -405,6 +414,22 @@ List column_ranges_checked(SEXP x, const List& settings, bool check_finite) {
                                          integer(settings, "fine_bins")};
     if (shape.levels < 1 || shape.levels > 60 || shape.fine_bins < 1 || shape.fine_bins > 4096)
       Rcpp::stop("internal error: invalid histogram settings");
+    if (settings.containsElementNamed("make_sums") && flag(settings, "make_sums")) {
+      // each column's exact clamped sums made while it is in cache, for the
+      // moments' call (standardize.h); held by the core, never read by R
+      double count_sd = 0.0;
+      histogram_settings(settings, p, &count_sd);
+      dpglmnet::ReleasedRanges released;
+      auto* sums = new std::vector<dpglmnet::ClampedColumnSums>();
+      Rcpp::XPtr<std::vector<dpglmnet::ClampedColumnSums>> held(sums, true);
+      const bool all_finite = dpglmnet::release_ranges_with_sums(
+          design, lower.begin(), upper.begin(), shape, count_sd, flag(settings, "keep_zero"),
+          flag(settings, "centre_sums"), rng, released, *sums);
+      if (check_finite && !all_finite) return List::create(Named("nonfinite") = true);
+      List out = released_ranges_list(released, settings, p);
+      out["made_sums"] = held;
+      return out;
+    }
     bool all_finite = true;
     std::vector<double> counts =
         dpglmnet::column_histograms(design, lower.begin(), upper.begin(), shape,

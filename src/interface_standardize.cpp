@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dpglmnet/histogram.h"
+#include "dpglmnet/standardize.h"
 #include "dpglmnet/kernels.h"
 #include "interface_common.h"
 
@@ -123,4 +124,35 @@ NumericMatrix column_histograms_cpp(SEXP x, NumericVector lower, NumericVector u
     std::copy(counts.begin(), counts.end(), out.begin());
     return out;
   });
+}
+
+// Test hook: each column's clamped sums of standardize.h (sum and sum of
+// squares of x_ij clamped to [lower_j, upper_j] less shift_j; a 2 x p
+// matrix), x read as stored, with the instruction set `isa` ("baseline",
+// "avx2"; refused when the processor lacks it), so the tests can check that
+// every variant gives the same numbers.
+// [[Rcpp::export(.clamped_sums_cpp)]]
+NumericMatrix clamped_sums_cpp(NumericMatrix x, NumericVector lower, NumericVector upper,
+                               NumericVector shift, std::string isa) {
+  using dpglmnet::kernels::Isa;
+  const Isa chosen = isa == "avx2" ? Isa::avx2 : isa == "baseline" ? Isa::baseline
+                                                                    : static_cast<Isa>(-1);
+  if (chosen != Isa::baseline && chosen != Isa::avx2)
+    Rcpp::stop("unknown instruction set");
+  if (!dpglmnet::kernels::isa_supported(chosen))
+    Rcpp::stop("this processor does not run that instruction set");
+  const int p = x.ncol();
+  if (lower.size() != p || upper.size() != p || shift.size() != p)
+    Rcpp::stop("one lower, upper and shift per column are needed");
+  const interface::AvxGuard guard;
+  const dpglmnet::DenseDesign design(x.begin(), x.nrow(), p);
+  std::vector<double> block(dpglmnet::kColumnBlock);
+  NumericMatrix out(2, p);
+  for (int j = 0; j < p; ++j) {
+    const dpglmnet::ClampedColumnSums s = dpglmnet::clamped_column_sums(
+        design, j, lower[j], upper[j], shift[j], block.data(), chosen);
+    out(0, j) = s.sum;
+    out(1, j) = s.squares;
+  }
+  return out;
 }

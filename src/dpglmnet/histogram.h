@@ -245,24 +245,26 @@ inline BinBlock bin_block(kernels::Isa isa) {
 
 }  // namespace histogram_kernels
 
-// Exact histograms of every column: counts[j * shape.size() + i], the
-// coarse bins first (release_column_ranges() adds the noise). lower/upper:
-// the public interval of each column (the design's transform clamps to it
-// as it reads).
+// Exact histograms of one column at a time (column_histograms() below):
+// its counts, the coarse bins first, written to `out` (shape.size()
+// values). lower/upper: the public interval of each column (the design's
+// transform clamps to it as it reads).
 // isa: the instruction set of the binning (histogram_kernels; supported by
 // the processor, kernels::isa_supported()); the counts are the same for all.
-// all_finite (optional): set false when a value read raw was not finite
-// (BlockBinner's check). Only dense x without a row subset is read raw; other
-// designs hand the binner values already through their clamp, which maps NA
-// and Inf into the interval, so their callers check x themselves.
+// count() returns false when a value read raw was not finite (BlockBinner's
+// check). Only dense x without a row subset is read raw; other designs hand
+// the binner values already through their clamp, which maps NA and Inf into
+// the interval, so their callers check x themselves.
 template <class Design>
-std::vector<double> column_histograms(const Design& x, const double* lower,
-                                      const double* upper, HistogramShape shape,
-                                      kernels::Isa isa = kernels::best_isa(),
-                                      bool* all_finite = nullptr) {
-  const int n = x.rows(), p = x.cols(), size = shape.size(), coarse = shape.coarse_bins();
-  const int fine_bins = shape.fine_bins;
-  std::vector<double> counts(static_cast<std::size_t>(p) * size, 0.0);
+class ColumnHistogrammer {
+ public:
+  ColumnHistogrammer(const Design& x, const double* lower, const double* upper,
+                     HistogramShape shape, kernels::Isa isa = kernels::best_isa())
+      : x_(x), lower_(lower), upper_(upper), shape_(shape),
+        joint_(2 * static_cast<std::size_t>(shape.coarse_bins()) * shape.fine_bins),
+        block_(kColumnBlock), cell_(kColumnBlock),
+        bin_block_(histogram_kernels::bin_block(isa)) {}
+
   // Values are binned a block at a time (BlockBinner, vectorized), then
   // counted once each in a joint table of (coarse, fine) pairs (5 KB: one
   // increment a value instead of two; integer, since an increment chained
@@ -272,29 +274,26 @@ std::vector<double> column_histograms(const Design& x, const double* lower,
   // 4e5 x 50: 72 ms value by value, 53 ms with one table, 49 with two (the
   // counting itself, from cells computed beforehand: 7 ms; the rest was the
   // binning and the buffered read, see histogram_kernels).
-  const int cells = coarse * fine_bins;
-  std::vector<std::int32_t> joint(2 * static_cast<std::size_t>(cells));
-  std::vector<double> block(kColumnBlock);
-  std::vector<std::int32_t> cell(kColumnBlock);
-  const histogram_kernels::BinBlock bin_block = histogram_kernels::bin_block(isa);
-  for (int j = 0; j < p; ++j) {
-    const BlockBinner bin(lower[j], upper[j], shape);
-    std::fill(joint.begin(), joint.end(), 0);
-    std::int32_t* table = joint.data();
-    std::int32_t* cells_of_block = cell.data();
+  bool count(int j, double* out) {
+    const int n = x_.rows(), coarse = shape_.coarse_bins(), fine_bins = shape_.fine_bins;
+    const int cells = coarse * fine_bins;
+    const BlockBinner bin(lower_[j], upper_[j], shape_);
+    std::fill(joint_.begin(), joint_.end(), 0);
+    std::fill(out, out + shape_.size(), 0.0);
+    std::int32_t* table = joint_.data();
+    std::int32_t* cells_of_block = cell_.data();
     int stored = 0;
     double finite_check = 0.0;
     for_each_raw_block_in_column(
-        x, j, block.data(),
+        x_, j, block_.data(),
         [&](const double* values, int m, const ColumnTransform::Column& map) {
           stored += m;
-          finite_check += bin_block(bin, values, m, cells_of_block, map);
+          finite_check += bin_block_(bin, values, m, cells_of_block, map);
           std::int32_t* __restrict counts_of_cells = table;
           const std::int32_t* __restrict cell_of = cells_of_block;
           for (int k = 0; k < m; ++k) ++counts_of_cells[cell_of[k]];
         });
-    if (all_finite && !(finite_check == 0.0)) *all_finite = false;
-    double* c = &counts[static_cast<std::size_t>(j) * size];
+    double* c = out;
     double* fine = c + coarse;
     for (int a = 0; a < coarse; ++a) {
       std::int64_t row = 0;
@@ -306,11 +305,40 @@ std::vector<double> column_histograms(const Design& x, const double* lower,
       c[a] = static_cast<double>(row);
     }
     if (stored < n) {
-      const double zero = std::min(std::max(0.0, lower[j]), upper[j]);
-      const CoarseBins coarse_bin(histogram_frame(lower[j], upper[j]), shape.levels);
+      const double zero = std::min(std::max(0.0, lower_[j]), upper_[j]);
+      const CoarseBins coarse_bin(histogram_frame(lower_[j], upper_[j]), shape_.levels);
       c[coarse_bin(zero)] += n - stored;
-      fine[fine_bin(zero, lower[j], fine_bins / (upper[j] - lower[j]), fine_bins)] += n - stored;
+      fine[fine_bin(zero, lower_[j], fine_bins / (upper_[j] - lower_[j]), fine_bins)] +=
+          n - stored;
     }
+    return finite_check == 0.0;
+  }
+
+ private:
+  const Design& x_;
+  const double *lower_, *upper_;
+  HistogramShape shape_;
+  std::vector<std::int32_t> joint_;
+  std::vector<double> block_;
+  std::vector<std::int32_t> cell_;
+  histogram_kernels::BinBlock bin_block_;
+};
+
+// Exact histograms of every column: counts[j * shape.size() + i], the
+// coarse bins first (release_column_ranges() adds the noise).
+// all_finite (optional): set false when a value read raw was not finite
+// (ColumnHistogrammer::count()).
+template <class Design>
+std::vector<double> column_histograms(const Design& x, const double* lower,
+                                      const double* upper, HistogramShape shape,
+                                      kernels::Isa isa = kernels::best_isa(),
+                                      bool* all_finite = nullptr) {
+  const int p = x.cols(), size = shape.size();
+  std::vector<double> counts(static_cast<std::size_t>(p) * size, 0.0);
+  ColumnHistogrammer<Design> histogrammer(x, lower, upper, shape, isa);
+  for (int j = 0; j < p; ++j) {
+    const bool finite = histogrammer.count(j, &counts[static_cast<std::size_t>(j) * size]);
+    if (all_finite && !finite) *all_finite = false;
   }
   return counts;
 }
@@ -577,6 +605,16 @@ struct ReleasedRanges {
   std::vector<ClampChoice> clamps;
 };
 
+// One column's counts c (shape.size() of them) noised in place, count by
+// count, and its clamp.
+inline ClampChoice release_column_range(double* c, double lower, double upper,
+                                        HistogramShape shape, double count_sd, bool keep_zero,
+                                        RandomSource& rng) {
+  if (count_sd > 0.0)
+    for (int i = 0; i < shape.size(); ++i) c[i] += count_sd * rng.gaussian();
+  return choose_clamp(c, lower, upper, shape, count_sd, keep_zero);
+}
+
 inline ReleasedRanges release_column_ranges(std::vector<double> counts, const double* lower,
                                             const double* upper, int p, HistogramShape shape,
                                             double count_sd, bool keep_zero,
@@ -584,10 +622,8 @@ inline ReleasedRanges release_column_ranges(std::vector<double> counts, const do
   const int size = shape.size();
   ReleasedRanges out{std::move(counts), std::vector<ClampChoice>(p)};
   for (int j = 0; j < p; ++j) {
-    double* c = &out.counts[static_cast<std::size_t>(j) * size];
-    if (count_sd > 0.0)
-      for (int i = 0; i < size; ++i) c[i] += count_sd * rng.gaussian();
-    out.clamps[j] = choose_clamp(c, lower[j], upper[j], shape, count_sd, keep_zero);
+    out.clamps[j] = release_column_range(&out.counts[static_cast<std::size_t>(j) * size],
+                                         lower[j], upper[j], shape, count_sd, keep_zero, rng);
   }
   return out;
 }

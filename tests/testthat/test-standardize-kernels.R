@@ -121,3 +121,48 @@ test_that("the standardized response is R's clamp, centre and scale", {
                    (pmin(pmax(y, -3), 7) - 0) / 2.3)
   expect_error(ns$.response_standardize_cpp(y, 2, 1, 0, 1), "lower <= upper")
 })
+
+test_that("clamped sums are the same at every instruction set, and the ranges' sums are the moments' own", {
+  set.seed(4)
+  n <- 4003L  # a partial last block and a tail of lanes
+  x <- cbind(stats::rnorm(n, 0, 3), stats::runif(n, -2, 9), stats::rexp(n), rep(0.25, n))
+  lower <- c(-2.5, 0, 0.1, -1)
+  upper <- c(3, 8, 2.2, 1)
+  shift <- (lower + upper) / 2
+  baseline <- ns$.clamped_sums_cpp(x, lower, upper, shift, "baseline")
+  clamped <- sapply(1:4, function(j) pmin(pmax(x[, j], lower[j]), upper[j]) - shift[j])
+  expect_equal(baseline[1, ], colSums(clamped), tolerance = 1e-13)
+  expect_equal(baseline[2, ], colSums(clamped^2), tolerance = 1e-13)
+  if ("avx2" %in% ns$.simd_isa_cpp()) {
+    expect_identical(ns$.clamped_sums_cpp(x, lower, upper, shift, "avx2"), baseline)
+  }
+  # the ranges' call makes each column's sums for its released clamp; the
+  # moments' call uses them where its clamp and shift are theirs, and reads
+  # the column otherwise: the same numbers either way
+  public <- list(lower = c(-10, -10, 0, -1), upper = c(10, 10, 8, 1), center = NULL, scale = NULL)
+  ranges <- list(transform = public, lower = public$lower, upper = public$upper, levels = 20L,
+                 fine_bins = 32L, count_sd = 2, keep_zero = FALSE, seed = c(3, 4),
+                 secure = FALSE, make_sums = TRUE, centre_sums = TRUE)
+  released <- ns$.release_columns_cpp("ranges", list(x), list(ranges))[[1]]
+  expect_s3_class(released$made_sums, NA)
+  expect_identical(typeof(released$made_sums), "externalptr")
+  without <- ranges
+  without$make_sums <- FALSE
+  expect_identical(ns$.release_columns_cpp("ranges", list(x), list(without))[[1]]$lower,
+                   released$lower)
+  moments <- list(transform = public, mean_sd = rep(0, 4), second_sd = rep(0, 4),
+                  lower = released$lower, upper = released$upper,
+                  shift = (released$lower + released$upper) / 2, seed = c(1, 2), secure = FALSE)
+  read <- ns$.release_columns_cpp("moments", list(x), list(moments))[[1]]
+  made <- moments
+  made$made_sums <- released$made_sums
+  expect_identical(ns$.release_columns_cpp("moments", list(x), list(made))[[1]], read)
+  # a clamp other than the one the sums were made for: read, not reused
+  other <- made
+  other$lower[2] <- other$lower[2] - 1
+  other$shift[2] <- (other$lower[2] + other$upper[2]) / 2
+  moments$lower <- other$lower
+  moments$shift <- other$shift
+  expect_identical(ns$.release_columns_cpp("moments", list(x), list(other))[[1]],
+                   ns$.release_columns_cpp("moments", list(x), list(moments))[[1]])
+})
