@@ -202,6 +202,7 @@ release_intercept_range <- function(problem, interval) {
   s$ranges_seed <- draw_seed()
   ledger <- record_ranges_sensitivity(problem$ledger, s)
   request <- ranges_request(s, ledger)
+  request$make_sums <- FALSE  # (no moments follow: the clamp alone is read)
   released <- release_columns("ranges", list(s$x), list(request))[[1L]]
   s <- after_ranges(s, released, request$count_sd)
   # (the clamp winsorizes: it cuts tails whose counts are not clear, which

@@ -31,6 +31,28 @@ using namespace interface;
 
 namespace {
 
+// The clamped sums a ranges' call made (standardize.h), with the design they
+// were made from (the R object and its record count: compared, never read),
+// held by an external pointer tagged kMadeSumsTag that R passes on to the
+// moments' call unread.
+constexpr const char* kMadeSumsTag = "dpglmnet_made_sums";
+struct MadeSums {
+  SEXP source;
+  int rows;
+  std::vector<dpglmnet::ClampedColumnSums> sums;
+};
+
+// The sums an external pointer holds, or null when it is not ours.
+const MadeSums* made_sums_of(SEXP held) {
+  if (TYPEOF(held) != EXTPTRSXP || R_ExternalPtrTag(held) != Rf_install(kMadeSumsTag))
+    return nullptr;
+  return static_cast<const MadeSums*>(R_ExternalPtrAddr(held));
+}
+
+}  // namespace
+
+namespace {
+
 dpglmnet::Selection parse_selection(const std::string& selection) {
   if (selection == "random") return dpglmnet::Selection::random;
   if (selection == "cyclic") return dpglmnet::Selection::cyclic;
@@ -355,14 +377,15 @@ List column_moments_cpp(SEXP x, List settings) {
       Rcpp::stop("internal error: one noise sd per column is needed");
     SEXP lower = setting(settings, "lower"), upper = setting(settings, "upper"),
          shift = setting(settings, "shift");
-    // the sums the ranges' call made (an external pointer; used only where
-    // they were made for this column's clamp and shift, standardize.h)
+    // the sums the ranges' call made (an external pointer; used only for
+    // the design they were made from, and there only where they were made
+    // for this column's clamp and shift, standardize.h)
     const std::vector<dpglmnet::ClampedColumnSums>* made = nullptr;
     if (settings.containsElementNamed("made_sums")) {
-      SEXP held = settings["made_sums"];
-      if (TYPEOF(held) == EXTPTRSXP && R_ExternalPtrAddr(held) != nullptr)
-        made = static_cast<const std::vector<dpglmnet::ClampedColumnSums>*>(
-            R_ExternalPtrAddr(held));
+      const MadeSums* held = made_sums_of(settings["made_sums"]);
+      if (held && held->source == x && held->rows == design.rows() &&
+          static_cast<int>(held->sums.size()) == design.cols())
+        made = &held->sums;
     }
     const dpglmnet::ColumnMoments m = dpglmnet::private_column_moments(
         design, mean_sd, second_sd.begin(), rng,
@@ -402,8 +425,10 @@ List column_ranges_cpp(SEXP x, List settings) {
 }
 
 // The same, with check_finite (x a numeric matrix: read raw, histogram.h)
-// the values checked finite in the same pass: list(nonfinite = TRUE), before
-// any noise is drawn, when one is not.
+// the values checked finite in the same pass: list(nonfinite = TRUE), and
+// no released value returned, when one is not (with make_sums the columns
+// before it have had their noise drawn, from the core's own generator,
+// and it is dropped).
 List column_ranges_checked(SEXP x, const List& settings, bool check_finite) {
   return random_design_entry(
       x, settings, [&](const auto& design, dpglmnet::RandomSource& rng) -> SEXP {
@@ -420,11 +445,11 @@ List column_ranges_checked(SEXP x, const List& settings, bool check_finite) {
       double count_sd = 0.0;
       histogram_settings(settings, p, &count_sd);
       dpglmnet::ReleasedRanges released;
-      auto* sums = new std::vector<dpglmnet::ClampedColumnSums>();
-      Rcpp::XPtr<std::vector<dpglmnet::ClampedColumnSums>> held(sums, true);
+      auto* made = new MadeSums{x, design.rows(), {}};
+      Rcpp::XPtr<MadeSums> held(made, true, Rf_install(kMadeSumsTag), R_NilValue);
       const bool all_finite = dpglmnet::release_ranges_with_sums(
           design, lower.begin(), upper.begin(), shape, count_sd, flag(settings, "keep_zero"),
-          flag(settings, "centre_sums"), rng, released, *sums);
+          flag(settings, "centre_sums"), rng, released, made->sums);
       if (check_finite && !all_finite) return List::create(Named("nonfinite") = true);
       List out = released_ranges_list(released, settings, p);
       out["made_sums"] = held;

@@ -33,7 +33,10 @@ struct ColumnMoments {
 // the end. Each vector width computes exactly these sums (no fused
 // multiply-add: the AVX2 variant is compiled without FMA, and there is no
 // AVX-512 variant, whose target would allow it), so a column's sums are the
-// same numbers whichever variant runs. Written with explicit packs: the
+// same numbers whichever variant runs (with the package's flags: a build
+// that lets the compiler fuse, -mfma with GCC's default -ffp-contract=fast,
+// could differ between variants in the last bits; a fit's two calls run the
+// same variant, so its reused sums are still its own). Written with explicit packs: the
 // loop OpenMP's simd vectorized read 4e5 x 50 at 9.9 ms from cache, 12.5
 // from memory; these packs at AVX2 4.7 and 10.3 ms.
 namespace moment_kernels {

@@ -166,3 +166,25 @@ test_that("clamped sums are the same at every instruction set, and the ranges' s
   expect_identical(ns$.release_columns_cpp("moments", list(x), list(other))[[1]],
                    ns$.release_columns_cpp("moments", list(x), list(moments))[[1]])
 })
+
+test_that("sums made for one design are not read for another", {
+  set.seed(8)
+  x <- matrix(stats::rnorm(3000), 1000, 3)
+  public <- list(lower = rep(-5, 3), upper = rep(5, 3), center = NULL, scale = NULL)
+  ranges <- list(transform = public, lower = public$lower, upper = public$upper, levels = 20L,
+                 fine_bins = 32L, count_sd = 2, keep_zero = FALSE, seed = c(3, 4),
+                 secure = FALSE, make_sums = TRUE, centre_sums = TRUE)
+  released <- ns$.release_columns_cpp("ranges", list(x), list(ranges))[[1]]
+  moments <- list(transform = public, mean_sd = rep(0, 3), second_sd = rep(0, 3),
+                  lower = released$lower, upper = released$upper,
+                  shift = (released$lower + released$upper) / 2, seed = c(1, 2), secure = FALSE)
+  other <- x[1:500, ] * 2
+  with_sums <- moments
+  with_sums$made_sums <- released$made_sums
+  expect_identical(ns$.release_columns_cpp("moments", list(other), list(with_sums))[[1]],
+                   ns$.release_columns_cpp("moments", list(other), list(moments))[[1]])
+  # and a pointer that is not the core's is ignored
+  with_sums$made_sums <- new.env()
+  expect_identical(ns$.release_columns_cpp("moments", list(x), list(with_sums))[[1]],
+                   ns$.release_columns_cpp("moments", list(x), list(moments))[[1]])
+})
