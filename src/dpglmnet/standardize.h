@@ -35,10 +35,10 @@ struct ColumnMoments {
 // AVX-512 variant, whose target would allow it), so a column's sums are the
 // same numbers whichever variant runs (with the package's flags: a build
 // that lets the compiler fuse, -mfma with GCC's default -ffp-contract=fast,
-// could differ between variants in the last bits; a fit's two calls run the
-// same variant, so its reused sums are still its own). Written with explicit packs: the
-// loop OpenMP's simd vectorized read 4e5 x 50 at 9.9 ms from cache, 12.5
-// from memory; these packs at AVX2 4.7 and 10.3 ms.
+// could differ between variants in the last bits; a fit's two calls run
+// the same variant, so its reused sums are still its own). Written with
+// explicit packs: the loop OpenMP's simd vectorized read 4e5 x 50 at 9.9
+// ms from cache, 12.5 from memory; these packs at AVX2 4.7 and 10.3 ms.
 namespace moment_kernels {
 
 constexpr int kLanes = 8;
