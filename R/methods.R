@@ -140,8 +140,9 @@ noise_meaning <- function(object) {
 #'   per-column table, `NULL` without standardization or noise figures),
 #'   `response` (the bound, mean and sd of a standardized `y`, and the
 #'   released clamp `clamp_lower`, `clamp_upper` that `y` is read through;
-#'   with an interval `y.bound`, also its ends `bound_lower`, `bound_upper`)
-#'   and the path.
+#'   for the intercept alone, its bound, released mean (the intercept) and
+#'   clamp; with an interval `y.bound`, also its ends `bound_lower`,
+#'   `bound_upper`) and the path.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(300 * 3), 300, 3, dimnames = list(NULL, c("a", "b", "c")))
@@ -181,6 +182,14 @@ standardization_tables <- function(object) {
       response$clamp_lower <- r$y_lower
       response$clamp_upper <- r$y_upper
     }
+  } else if (isTRUE(s$intercept_only) && !is.null(s$y.bound) &&
+             length(s$intercept_interval) == 2L) {
+    # the intercept alone (R/intercept.R): its released mean (the intercept)
+    # of y read clamped to the released range (or the public interval)
+    response <- data.frame(row.names = "y", bound = s$y.bound,
+                           mean = as.numeric(object$a0)[1L],
+                           clamp_lower = s$intercept_interval[1L],
+                           clamp_upper = s$intercept_interval[2L])
   } else if (asymmetric_y) {
     response <- data.frame(row.names = "y", bound = s$y.bound)
   }
@@ -281,7 +290,9 @@ print.summary.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), 
     print(signif_table(x$columns, digits))
   }
   if (!is.null(x$response)) {
-    cat(if (is.null(x$response$sd)) {
+    cat(if (is.null(x$response$sd) && !is.null(x$response$clamp_lower)) {
+      "\nResponse (y read clamped to [clamp_lower, clamp_upper]; its released mean, the intercept):\n"
+    } else if (is.null(x$response$sd)) {
       "\nResponse (y clamped to its interval [bound_lower, bound_upper]):\n"
     } else if (is.null(x$response$clamp_lower)) {
       "\nResponse (released mean and sd of y clamped to its bound):\n"

@@ -30,6 +30,13 @@ test_that("the ledger: one Laplace row, epsilon spent = epsilon, by hand", {
   # the Laplace scale: sensitivity (u - l) / n = 16 / 400 times the multiplier
   expect_equal(fit$settings$intercept_noise_scale, 16 / 400 * m$noise_multiplier)
   expect_identical(fit$settings$intercept_noise, "laplace")
+  # summary(): the released mean (the intercept) and the clamp y was read
+  # through, in the response table
+  response <- summary(fit)$response
+  expect_equal(response$mean, unname(fit$a0[1]))
+  expect_equal(c(response$clamp_lower, response$clamp_upper), fit$settings$intercept_interval)
+  expect_equal(response$bound, 8)
+  expect_output(print(summary(fit)), "its released mean, the intercept", fixed = TRUE)
   # binomial: sensitivity 1 / n (at n = 100: with crit in [1.5, 12) a
   # binomial fit is bound-scaled DP-CD instead, R/moderate-n.R)
   db <- intercept_data(100)
@@ -38,6 +45,7 @@ test_that("the ledger: one Laplace row, epsilon spent = epsilon, by hand", {
   expect_equal(fb$settings$intercept_noise_scale, 1 / 100 * 2, tolerance = 1e-12)
   expect_equal(fb$privacy$epsilon, 0.5, tolerance = 1e-12)
   expect_lte(fb$privacy$epsilon, 0.5)
+  expect_null(summary(fb)$response)  # (no y.bound: nothing to show)
   # (a proportion: no range first, whatever n)
   fb <- quietly(dpglmnet(intercept_data(5000)$x, intercept_data(5000)$yb, family = "binomial",
                          epsilon = 0.5, solver = "intercept"))
