@@ -211,14 +211,16 @@ release_intercept_range <- function(problem, interval) {
   # intercept_constants$next_bin_sds noise sds. BostonHousing's medv, 405
   # records at epsilon 0.5: the clamp [12.5, 25] in 7 draws of 20 cut [25,
   # 50] and its quarter of the records, 2.3 below the mean)
+  # (the histograms' frame as the release returned it: no core call)
+  frame <- if (!is.null(released$anchor)) c(released$anchor[1L], released$half[1L])
   clamp <- put_back_next_bins(c(s$lower, s$upper), released$counts[, 1L], request$count_sd,
-                              interval$lower, interval$upper, histogram_levels)
+                              interval$lower, interval$upper, histogram_levels, frame)
   clamp <- cover_other_side(clamp, released$counts[, 1L], request$count_sd, interval$lower,
-                            interval$upper, histogram_levels, histogram_fine_bins)
+                            interval$upper, histogram_levels, histogram_fine_bins, frame)
   # (and a clamp whose fine bins' released counts do not hold half the
   # records is not read: the public interval instead, post-processing)
   if (!holds_half(clamp, released$counts[, 1L], problem$n, interval$lower, interval$upper,
-                  histogram_levels, histogram_fine_bins)) {
+                  histogram_levels, histogram_fine_bins, frame)) {
     clamp <- c(interval$lower, interval$upper)
   }
   list(lower = clamp[1L], upper = clamp[2L], ledger = ledger,

@@ -284,7 +284,9 @@ ranges_request <- function(s, ledger) {
        # each column's clamped sums made in the same pass, while it is in
        # cache, for the moments (unweighted: standardize.h); about the
        # clamp's midpoint, as moments_sensitivity() shifts dense x
-       make_sums = is.null(s$weights), centre_sums = !s$plan$sparse)
+       make_sums = is.null(s$weights), centre_sums = !s$plan$sparse,
+       # (0/1 columns are read on their public interval, after_ranges())
+       sums_on_public = s$binary)
 }
 
 after_ranges <- function(s, r, count_sd) {

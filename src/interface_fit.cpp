@@ -447,9 +447,12 @@ List column_ranges_checked(SEXP x, const List& settings, bool check_finite) {
       dpglmnet::ReleasedRanges released;
       auto* made = new MadeSums{x, design.rows(), {}};
       Rcpp::XPtr<MadeSums> held(made, true, Rf_install(kMadeSumsTag), R_NilValue);
+      // (the columns the caller reads on their public interval: one flag each)
+      const LogicalVector on_public = setting(settings, "sums_on_public");
+      if (on_public.size() != p) Rcpp::stop("internal error: one sums_on_public flag per column");
       const bool all_finite = dpglmnet::release_ranges_with_sums(
           design, lower.begin(), upper.begin(), shape, count_sd, flag(settings, "keep_zero"),
-          flag(settings, "centre_sums"), rng, released, made->sums);
+          flag(settings, "centre_sums"), on_public.begin(), rng, released, made->sums);
       if (check_finite && !all_finite) return List::create(Named("nonfinite") = true);
       List out = released_ranges_list(released, settings, p);
       out["made_sums"] = held;

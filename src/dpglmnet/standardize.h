@@ -158,13 +158,18 @@ ClampedColumnSums clamped_column_sums(const Design& x, int j, double lo, double 
 // ms, 4e5 x 50; from cache 4.7): `sums[j]` about the clamp's midpoint
 // (centre) or 0 (sparse x). The same counts, noise (drawn column by column,
 // count by count) and clamps as column_histograms() then
-// release_column_ranges(). Returns false, before anything is returned to
-// the caller, when a value read raw was not finite.
+// release_column_ranges(). The sums are made on the public interval
+// instead where the caller will read the column there: a column flagged in
+// `on_public` (a 0/1 column, R/standardize.R) or one whose clamp is
+// `constant` (after_ranges() reads it on its public interval); where the
+// caller reads another clamp, its moments' call reads the column again.
+// Returns false, before anything is returned to the caller, when a value
+// read raw was not finite.
 template <class Design>
 bool release_ranges_with_sums(const Design& x, const double* lower, const double* upper,
                               HistogramShape shape, double count_sd, bool keep_zero,
-                              bool centre, RandomSource& rng, ReleasedRanges& out,
-                              std::vector<ClampedColumnSums>& sums) {
+                              bool centre, const int* on_public, RandomSource& rng,
+                              ReleasedRanges& out, std::vector<ClampedColumnSums>& sums) {
   const int p = x.cols(), size = shape.size();
   const kernels::Isa isa = kernels::best_isa();
   out.counts.assign(static_cast<std::size_t>(p) * size, 0.0);
@@ -177,7 +182,9 @@ bool release_ranges_with_sums(const Design& x, const double* lower, const double
     double* c = &out.counts[static_cast<std::size_t>(j) * size];
     if (!histogrammer.count(j, c)) all_finite = false;
     out.clamps[j] = release_column_range(c, lower[j], upper[j], shape, count_sd, keep_zero, rng);
-    const double lo = out.clamps[j].lower, hi = out.clamps[j].upper;
+    const bool public_interval = (on_public && on_public[j]) || out.clamps[j].constant;
+    const double lo = public_interval ? lower[j] : out.clamps[j].lower;
+    const double hi = public_interval ? upper[j] : out.clamps[j].upper;
     sums[j] = clamped_column_sums(x, j, lo, hi, centre ? (lo + hi) / 2 : 0.0, block.data(), isa);
   }
   return all_finite;

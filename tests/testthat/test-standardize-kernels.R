@@ -142,7 +142,8 @@ test_that("clamped sums are the same at every instruction set, and the ranges' s
   public <- list(lower = c(-10, -10, 0, -1), upper = c(10, 10, 8, 1), center = NULL, scale = NULL)
   ranges <- list(transform = public, lower = public$lower, upper = public$upper, levels = 20L,
                  fine_bins = 32L, count_sd = 2, keep_zero = FALSE, seed = c(3, 4),
-                 secure = FALSE, make_sums = TRUE, centre_sums = TRUE)
+                 secure = FALSE, make_sums = TRUE, centre_sums = TRUE,
+                 sums_on_public = rep(FALSE, ncol(x)))
   released <- ns$.release_columns_cpp("ranges", list(x), list(ranges))[[1]]
   expect_s3_class(released$made_sums, NA)
   expect_identical(typeof(released$made_sums), "externalptr")
@@ -173,7 +174,8 @@ test_that("sums made for one design are not read for another", {
   public <- list(lower = rep(-5, 3), upper = rep(5, 3), center = NULL, scale = NULL)
   ranges <- list(transform = public, lower = public$lower, upper = public$upper, levels = 20L,
                  fine_bins = 32L, count_sd = 2, keep_zero = FALSE, seed = c(3, 4),
-                 secure = FALSE, make_sums = TRUE, centre_sums = TRUE)
+                 secure = FALSE, make_sums = TRUE, centre_sums = TRUE,
+                 sums_on_public = rep(FALSE, ncol(x)))
   released <- ns$.release_columns_cpp("ranges", list(x), list(ranges))[[1]]
   moments <- list(transform = public, mean_sd = rep(0, 3), second_sd = rep(0, 3),
                   lower = released$lower, upper = released$upper,
@@ -187,4 +189,30 @@ test_that("sums made for one design are not read for another", {
   with_sums$made_sums <- new.env()
   expect_identical(ns$.release_columns_cpp("moments", list(x), list(with_sums))[[1]],
                    ns$.release_columns_cpp("moments", list(x), list(moments))[[1]])
+})
+
+test_that("sums made on the public interval for columns read there are the moments' own", {
+  set.seed(9)
+  n <- 2001L
+  x <- cbind(rnorm(n), rbinom(n, 1, 0.3), rep(0, n))
+  public <- list(lower = c(-5, 0, -2), upper = c(5, 1, 2), center = NULL, scale = NULL)
+  ranges <- list(transform = public, lower = public$lower, upper = public$upper, levels = 20L,
+                 fine_bins = 32L, count_sd = 2, keep_zero = FALSE, seed = c(5, 6),
+                 secure = FALSE, make_sums = TRUE, centre_sums = TRUE,
+                 sums_on_public = c(FALSE, TRUE, FALSE))
+  released <- ns$.release_columns_cpp("ranges", list(x), list(ranges))[[1]]
+  # as after_ranges() reads them: the 0/1 column and a constant clamp on
+  # their public interval
+  on_public <- c(FALSE, TRUE, FALSE) | released$constant
+  lower <- ifelse(on_public, public$lower, released$lower)
+  upper <- ifelse(on_public, public$upper, released$upper)
+  moments <- list(transform = public, mean_sd = rep(0, 3), second_sd = rep(0, 3),
+                  lower = lower, upper = upper, shift = (lower + upper) / 2, seed = c(1, 2),
+                  secure = FALSE)
+  made <- moments
+  made$made_sums <- released$made_sums
+  expect_identical(ns$.release_columns_cpp("moments", list(x), list(made))[[1]],
+                   ns$.release_columns_cpp("moments", list(x), list(moments))[[1]])
+  expect_equal(ns$.release_columns_cpp("moments", list(x), list(made))[[1]]$mean[2],
+               mean(x[, 2]) - 0.5)
 })
