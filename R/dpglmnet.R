@@ -54,8 +54,8 @@
 #' budget is spread over the coordinates that move: fewer releases, each
 #' with less noise, at the same privacy cost (the ledger's path row says
 #' so). When the histograms' count noise would
-#' exceed `n / 20` the public bounds are used instead (no histogram is
-#' released). Dense and sparse `x` go through the same mechanism; sparse `x`
+#' exceed `n / 20` records (`n / 10` for a gaussian y's) the public bounds
+#' are used instead (no histogram is released). Dense and sparse `x` go through the same mechanism; sparse `x`
 #' is scaled but not centred and its clamp keeps 0 (with an intercept the
 #' solution is the same).
 #'

@@ -176,13 +176,21 @@ intercept_link <- function(released, problem, setup) {
 # 1.097 (1.184) -> 1.006 (1.029); Sacramento (log price) 1.070 (1.141) ->
 # 1.004 (1.026); epsilon 1: car_prices 1.031 (1.058) -> 1.002 (1.010);
 # Carseats, BostonHousing, concrete, College (n = 400-800) unchanged.
-# Only where the histogram's count noise is affordable, as the
-# standardization's (afford_standardization_ranges(), R/standardize.R):
+# Only where the histogram's count noise is affordable, as x's in the
+# standardization (afford_standardization_ranges(), R/standardize.R):
 # its sd 2 / mu, mu the Gaussian's at (epsilon (1 - mean_share), delta), at
 # most n / 20 records (public). Below that the released counts are mostly
 # noise and their clamp can cut into the records (an independent review:
 # 50 + 10 z on [0, 100], 400 records at epsilon 0.5, clamps such as [25,
-# 28.1], the mean's error 5.5 against 0.68 without the range).
+# 28.1], the mean's error 5.5 against 0.68 without the range). The
+# standardization's y has n / 10; here n / 10 was measured and not kept
+# (root mean square error of the intercept over sd(y), 40 draws, n =
+# 200-800, epsilon 0.25-1): it gained where y sits far from 0 against a
+# crude bound (1000 + 25 z, n = 400, epsilon 0.5: 1.39 -> 0.45; a
+# 40%-zeros y 0.14 -> 0.08) and lost where the bound is tight or y skewed
+# (that review's case 0.081 -> 0.139; exp(z), n = 800, epsilon 0.25: 0.33
+# -> 0.47): here the range halves the mean's budget, where the
+# standardization's y pays a third of its own share.
 plans_intercept_range <- function(problem) {
   if (!dpglmnet_family(problem$family)$bounded_response || !is.finite(problem$epsilon) ||
       is.null(problem$y.lower)) {

@@ -526,7 +526,8 @@ test_that("y's range histogram is afforded on its own noise, kept where x's are 
   }, numeric(1))
   # (over the public interval: 0.03-1.6 in the same six draws)
   expect_lt(max(abs(errors)), 0.15)
-  # where y's are swamped too, neither is released (the rule x's had)
+  # where y's count noise is above n / 20, x's are not released (the rule
+  # x's had), and above n / 10 y's are not either
   x5 <- x[, 1:5] * 1.0
   plan <- function(budget) {
     dpglmnet:::plan_private_path(dpglmnet:::checked_spec(x5, y, list(
@@ -535,7 +536,10 @@ test_that("y's range histogram is afforded on its own noise, kept where x's are 
   }
   expect_true(all(c("x", "y") %in% sub(".*ranges of (each column of )?(x|y).*", "\\2",
                                         grep("ranges", plan(0.3), value = TRUE))))
-  expect_false(any(grepl("ranges", plan(0.03))))
+  expect_identical(grep("ranges", plan(0.03), value = TRUE),
+                   grep("ranges of y", plan(0.03), value = TRUE))
+  expect_length(grep("ranges of y", plan(0.03)), 1L)
+  expect_false(any(grepl("ranges", plan(0.005))))
 })
 
 test_that("a column at one location far from the anchor keeps its clamp", {
@@ -610,4 +614,38 @@ test_that("the response's clamp gets the intercept's guards against a cut tail",
   # y's plan in a fit has them, x's has none
   plan <- dpglmnet:::standardization_plan(TRUE, TRUE, "gaussian", 100, FALSE, 1, 1)
   expect_null(plan$response)
+})
+
+test_that("y's range histograms are afforded up to a count noise of n / 10, x's up to n / 20", {
+  # y far from 0 against its crude bound (1000 + 20 z, bound 2100): without
+  # its histograms y's mean and sd are released over [-2100, 2100]
+  set.seed(1)
+  n <- 900
+  x <- matrix(rnorm(n * 3), n, 3)
+  y <- 1000 + 20 * rnorm(n) + 10 * x[, 1]
+  fit <- suppressWarnings(dpglmnet(x, y, epsilon = 0.5, x.bounds = 5, y.bound = 2100))
+  rows <- fit$privacy$mechanisms
+  count_sd <- 2 * rows$noise_multiplier[rows$key == "y_ranges"]
+  # (the case this test is for: y's count noise between the two limits)
+  expect_length(count_sd, 1L)
+  expect_gt(count_sd, n / 20)
+  expect_lte(count_sd, n / 10)
+  # x's histograms are off at y's count noise above n / 20 (the rule the
+  # moderate-n criterion was measured with)
+  expect_false("x_ranges" %in% rows$key)
+  r <- fit$settings$standardization
+  expect_true(r$y_lower > 0 && r$y_upper < 2100)
+  expect_lt(abs(r$y_mean - mean(y)), 10)
+  expect_lt(r$y_sd, 3 * sd(y))
+  # y's limit is n / 10, x's n / 20: the plan's rule, from public values
+  problem <- list(standardization = dpglmnet:::standardization_plan(
+    TRUE, TRUE, "gaussian", 2100, FALSE, 3, 0.5), n = n, standardize.budget = 0.3)
+  f_y <- dpglmnet:::standardization_factors(problem, 10)[["y"]]
+  at <- function(count_sd) {
+    dpglmnet:::afford_standardization_ranges(problem, count_sd / (2 * f_y), 10)$standardization
+  }
+  expect_true(at(0.9 * n / 10)$y_ranges)
+  expect_false(at(0.9 * n / 10)$ranges)
+  expect_false(at(1.1 * n / 10)$y_ranges)
+  expect_true(at(0.9 * n / 20)$y_ranges)
 })
