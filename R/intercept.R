@@ -226,11 +226,9 @@ release_intercept_range <- function(problem, interval) {
   clamp <- cover_other_side(clamp, released$counts[, 1L], request$count_sd, interval$lower,
                             interval$upper, histogram_levels, histogram_fine_bins, frame)
   # (and a clamp whose fine bins' released counts do not hold half the
-  # records is not read: the public interval instead, post-processing)
-  if (!holds_half(clamp, released$counts[, 1L], problem$n, interval$lower, interval$upper,
-                  histogram_levels, histogram_fine_bins, frame)) {
-    clamp <- c(interval$lower, interval$upper)
-  }
+  # records is widened until they do: widen_to_half(), post-processing)
+  clamp <- widen_to_half(clamp, released$counts[, 1L], problem$n, interval$lower,
+                         interval$upper, histogram_levels, histogram_fine_bins, frame)
   list(lower = clamp[1L], upper = clamp[2L], ledger = ledger,
        public = c(interval$lower, interval$upper))
 }
@@ -268,6 +266,33 @@ holds_half <- function(clamp, counts, n, lower, upper, levels, fine_bins, frame 
   frame <- released_histograms(counts, lower, upper, levels, fine_bins, frame)
   overlap <- frame$fine_starts < clamp[2L] & frame$fine_starts + frame$step > clamp[1L]
   sum(frame$fine[overlap]) >= n / 2
+}
+
+# The clamp, or where its released counts do not hold half the records
+# (holds_half()), the first that does of the clamp widened by 1, 2, ...
+# coarse bins (histogram.h's log-spaced bins about the anchor) on each
+# side, the public interval at the last (post-processing of the released
+# counts). The public interval at once made y's moments those of the whole
+# crude interval (2 max |y|) whose noise they were released to avoid: y =
+# 1000 + 20 z + signal, 1500 records at epsilon 0.5, y's released sd 24 to
+# 27 times its sd in the draws whose clamp fell back (1 in 20), test MSE up
+# to 1.76 times the mean's.
+widen_to_half <- function(clamp, counts, n, lower, upper, levels, fine_bins, frame = NULL) {
+  frame <- released_histograms(counts, lower, upper, levels, fine_bins, frame)
+  holds <- function(candidate) {
+    holds_half(candidate, counts, n, lower, upper, levels, fine_bins, frame)
+  }
+  if (holds(clamp)) return(clamp)
+  edges <- frame$edges
+  for (k in seq_along(edges)) {
+    below <- edges[edges < clamp[1L]]
+    above <- edges[edges > clamp[2L]]
+    candidate <- c(if (length(below) >= k) max(lower, rev(below)[k]) else lower,
+                   if (length(above) >= k) min(upper, above[k]) else upper)
+    if (candidate[1L] <= lower && candidate[2L] >= upper) break
+    if (holds(candidate)) return(candidate)
+  }
+  c(lower, upper)
 }
 
 # The clamp c(lo, hi) of one column, widened by the coarse bin (histogram.h:

@@ -325,7 +325,8 @@ after_ranges <- function(s, r, count_sd) {
   # the moments' sensitivities follow the clamp they give): a coarse bin
   # next to the clamp whose count is clear is put back, a clamp on one side
   # of the anchor reaches across it where the fine bins show records, and a
-  # clamp that does not hold half the released count is not read. The
+  # clamp that does not hold half the released count is widened by coarse
+  # bins until it does (widen_to_half()). The
   # histograms cut each tail whose summed released count is within 2 noise
   # sds of empty, which at a count noise near n / 20 (the most
   # afford_standardization_ranges() allowed for y before session 26; n / 10
@@ -348,10 +349,8 @@ after_ranges <- function(s, r, count_sd) {
                                 s$public_upper, s$plan$levels, frame)
     clamp <- cover_other_side(clamp, counts, count_sd, s$public_lower, s$public_upper,
                               s$plan$levels, s$plan$fine_bins, frame)
-    if (!holds_half(clamp, counts, s$n, s$public_lower, s$public_upper, s$plan$levels,
-                    s$plan$fine_bins, frame)) {
-      clamp <- c(s$public_lower, s$public_upper)
-    }
+    clamp <- widen_to_half(clamp, counts, s$n, s$public_lower, s$public_upper,
+                           s$plan$levels, s$plan$fine_bins, frame)
     s$lower <- clamp[1L]
     s$upper <- clamp[2L]
   }
@@ -377,8 +376,13 @@ after_ranges <- function(s, r, count_sd) {
   # so such a column is read on its whole public interval, and kept even
   # when its moments cannot resolve its spread (below). A column whose
   # clear mass sits at one value off the anchor (the column of ones) is
-  # left to the moments' constant rule.
-  s$hidden <- r$constant
+  # left to the moments' constant rule. Not the response's clamp, which has
+  # the guards above: read on its whole crude interval, y's moments are
+  # those its histograms were released to avoid (y = 1000 + 20 z, bound
+  # 2185, 1500 records at epsilon 0.5: its one clear coarse bin, merged with
+  # the noise of the 40 bins below it, read as no mass in 1 draw of 20, and
+  # y's released sd was 27 times its sd).
+  s$hidden <- r$constant & !isTRUE(s$plan$response)
   s$lower[s$hidden] <- s$public_lower[s$hidden]
   s$upper[s$hidden] <- s$public_upper[s$hidden]
   # 0/1 columns are not released here (no ledger row): their counts, made

@@ -649,3 +649,47 @@ test_that("y's range histograms are afforded up to a count noise of n / 10, x's 
   expect_false(at(1.1 * n / 10)$y_ranges)
   expect_true(at(0.9 * n / 20)$y_ranges)
 })
+
+test_that("a response clamp that does not hold half the records is widened by coarse bins", {
+  # exact counts (no noise) of y: 60% in [2, 3], 40% in [5, 6], on [-8, 8]
+  set.seed(3)
+  n <- 1000
+  y <- matrix(c(stats::runif(0.6 * n, 2, 3), stats::runif(0.4 * n, 5, 6)))
+  public <- list(lower = -8, upper = 8, center = NULL, scale = NULL)
+  request <- list(transform = public, lower = -8, upper = 8, levels = 20L, fine_bins = 32L,
+                  count_sd = 0, keep_zero = FALSE, seed = c(1, 2), secure = FALSE,
+                  make_sums = FALSE, centre_sums = TRUE, sums_on_public = FALSE)
+  counts <- dpglmnet:::.release_columns_cpp("ranges", list(y), list(request))[[1]]$counts[, 1]
+  widen <- function(clamp) {
+    dpglmnet:::widen_to_half(clamp, counts, n, -8, 8, 20L, 32L)
+  }
+  # a clamp holding 60% is kept
+  expect_identical(widen(c(2, 3)), c(2, 3))
+  # one holding 40% reaches the next coarse edges (4 and 8: still 40%),
+  # then the ones beyond (2 and 8: all of them)
+  expect_identical(widen(c(5, 6)), c(2, 8))
+  # no clamp short of the public interval holds half: the public interval
+  expect_identical(dpglmnet:::widen_to_half(c(5, 6), counts, 3 * n, -8, 8, 20L, 32L), c(-8, 8))
+})
+
+test_that("the response's clamp is not read on its whole public interval when its counts look hidden", {
+  # y near 1000 with the crude bound 2 max |y|: one clear coarse bin merged
+  # with the noise of the bins below it can read as no mass (the core's
+  # hidden-mass flag, meant for a rare dummy of x); y keeps its clamp
+  set.seed(7)
+  n <- 1500
+  y <- cbind(y = 1000 + 20 * stats::rnorm(n))
+  bound <- 2 * max(abs(y))
+  plan <- dpglmnet:::standardization_plan(TRUE, TRUE, "gaussian", bound, FALSE, 1, 1)
+  lower_ends <- function(response) {
+    plan$response <- response
+    vapply(1:30, function(seed) {
+      set.seed(seed)
+      dpglmnet:::release_column_scales(y, -bound, bound, plan, noise_ranges = 37,
+                                       noise_moments = 0, "seeded")$lower
+    }, numeric(1))
+  }
+  # (the same draws read as x: the flag sends a column to its interval)
+  expect_true(any(lower_ends(NULL) == -bound))
+  expect_true(all(lower_ends(TRUE) > 0))
+})
