@@ -648,6 +648,9 @@ test_that("y's range histograms are afforded up to a count noise of n / 10, x's 
   expect_false(at(0.9 * n / 10)$ranges)
   expect_false(at(1.1 * n / 10)$y_ranges)
   expect_true(at(0.9 * n / 20)$y_ranges)
+  # (x's are off for y's count noise alone: there x's own is below n / 20)
+  expect_false(at(1.1 * n / 20)$ranges)
+  expect_true(at(0.9 * n / 20)$ranges)
 })
 
 test_that("a response clamp that does not hold half the records is widened by coarse bins", {
@@ -670,6 +673,19 @@ test_that("a response clamp that does not hold half the records is widened by co
   expect_identical(widen(c(5, 6)), c(2, 8))
   # no clamp short of the public interval holds half: the public interval
   expect_identical(dpglmnet:::widen_to_half(c(5, 6), counts, 3 * n, -8, 8, 20L, 32L), c(-8, 8))
+  # the response's clamp goes through it: 40% in [2, 2.5], 60% in [6, 7],
+  # a released clamp [2, 2.5] (as if the noise had cut the rest) is widened
+  # to [0.5, 8], not read on [-8, 8]
+  y <- matrix(c(stats::runif(0.4 * n, 2, 2.5), stats::runif(0.6 * n, 6, 7)))
+  released <- dpglmnet:::.release_columns_cpp("ranges", list(y), list(request))[[1]]
+  released$lower <- 2
+  released$upper <- 2.5
+  released$constant <- FALSE
+  plan <- dpglmnet:::standardization_plan(TRUE, TRUE, "gaussian", 8, FALSE, 1, 1)
+  plan$response <- TRUE
+  s <- dpglmnet:::column_scales(y, -8, 8, plan, "y", "seeded")
+  s <- dpglmnet:::after_ranges(s, released, 1e-9)
+  expect_identical(c(s$lower, s$upper), c(0.5, 8))
 })
 
 test_that("the response's clamp is not read on its whole public interval when its counts look hidden", {
