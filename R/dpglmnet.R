@@ -55,9 +55,9 @@
 #' with less noise, at the same privacy cost (the ledger's path row says
 #' so). When the histograms' count noise would
 #' exceed `n / 20` records (`n / 10` for a gaussian y's) the public bounds
-#' are used instead (no histogram is released). Dense and sparse `x` go through the same mechanism; sparse `x`
-#' is scaled but not centred and its clamp keeps 0 (with an intercept the
-#' solution is the same).
+#' are used instead (no histogram is released). Dense and sparse `x` go
+#' through the same mechanism; sparse `x` is scaled but not centred and its
+#' clamp keeps 0 (with an intercept the solution is the same).
 #'
 #' @section Weights and offsets:
 #' `weights` and `offset` are glmnet's, and they are part of a record:
