@@ -167,7 +167,7 @@ warn_moderate_n <- function(plan) {
       "of its x.bounds can carry (>= %g): no column could be resolved, so",
       "solver = \"auto\" fitted the intercept alone: the fit is the private %s",
       "of the training records (every coefficient 0), released with the whole",
-      "budget, which did better than DP-CD there (inst/bench/moderate_n.R).",
+      "budget, which did better than DP-CD there on generated and real data.",
       "More records, a larger epsilon or tighter x.bounds help; give `solver`",
       "to fit a model of x anyway."),
       problem$n, problem$p, format(problem$epsilon), problem$moderate_n_criterion,
@@ -184,7 +184,7 @@ warn_moderate_n <- function(plan) {
     "is likely no better than predicting the %s. More records, a larger epsilon",
     "or tighter x.bounds help; solver = \"dpfw\" (an l1 ball on columns scaled",
     "by their bounds) did better on generated data with tight bounds but worse",
-    "on real data with crude ones (inst/bench/moderate_n.R)."),
+    "on real data with crude ones."),
     problem$n, problem$p, format(problem$epsilon), crit, moderate_n_constants$warn,
     if (dpglmnet_family(problem$family)$classes) "majority class" else "mean"))
   invisible()

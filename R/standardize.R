@@ -884,9 +884,10 @@ warn_constant_columns <- function(xs, problem) {
       "c(2000, 2020) for a year; see `x.bounds`) resolve such a column."),
       shown(off_centre)) else "",
     if (length(symmetric)) sprintf(paste(
-      " If any of %s is a 0/1 (or otherwise bounded) column, give it as a",
-      "factor or with an interval in `x.bounds` (c(0, 1) for a dummy): on",
-      "a bound symmetric about 0 its moments carry the noise of the whole",
+      " If any of %s has a known range (a 0/1 dummy, a score, a time or an",
+      "age), give it as a factor or with an interval in `x.bounds` (c(0, 1)",
+      "for a dummy, c(0, 21) for days 0 to 21, near the range it can take):",
+      "on a bound symmetric about 0 its moments carry the noise of the whole",
       "interval."), shown(symmetric)) else ""))
 }
 

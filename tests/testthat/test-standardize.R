@@ -580,8 +580,8 @@ test_that("columns read as constant on a symmetric bound: the warning names inte
                         seen <<- c(seen, conditionMessage(w))
                         invokeRestart("muffleWarning")
                       })
-  expect_true(any(grepl("treated as constant.*give it as a factor or with an interval in `x.bounds` \\(c\\(0, 1\\)",
-                        seen)))
+  expect_true(any(grepl(paste0("treated as constant.*has a known range.*give it as a factor or ",
+                               "with an interval in `x.bounds` \\(c\\(0, 1\\)"), seen)))
   # with the intervals, no column reads as constant
   fit <- suppressWarnings(dpglmnet(x, y, epsilon = 2, y.bound = 22,
                                    x.bounds = rep(list(c(0, 1)), 17) |> setNames(colnames(x))))
