@@ -12,6 +12,7 @@
 #   Rscript inst/bench/real_sets.R --more     # and the modeldata sets (`more_loaders`)
 #   Rscript inst/bench/real_sets.R --new      # and the sets of `new_loaders` (session 22)
 #   Rscript inst/bench/real_sets.R --others   # and the sets of `other_loaders` (session 23)
+#   Rscript inst/bench/real_sets.R --sweep5   # and the sets of `sweep5_loaders` (session 27)
 #
 # `--extra` adds larger sets from dplyr and ggplot2 (storms, diamonds and
 # its price > 10000, txhousing: n = 7000-54000, high R^2, factor-heavy or
@@ -396,17 +397,132 @@ other_loaders <- list(
          family = "binomial")
   }
 )
+# `--sweep5`: the sets of an independent sweep in session 27, data the
+# defaults were not tuned on (survival, MASS, ISLR2, mlbench, ggplot2,
+# nlme, datasets): clinical cohorts (nafld1, rotterdam, gbsg, Aids2), a
+# school panel (bdf), seal tracks, chick weights, Boston's crime and
+# pollution, and small classics (n = 150-400: Auto, Hitters, infert,
+# birthwt, HouseVotes84, iris, airquality) read with the bench's crude
+# bounds. Their first results: inst/bench/results/2026-11-27-session27.md.
+sweep5_frame <- function(pkg, name) {
+  d <- recommended_frame(pkg, name)
+  if (is.null(d)) return(NULL)
+  for (v in names(d)) if (is.factor(d[[v]])) d[[v]] <- factor(d[[v]], ordered = FALSE)
+  d
+}
+sweep5_loaders <- list(
+  nafld1_weight = function() {
+    d <- sweep5_frame("survival", "nafld1")
+    if (is.null(d)) return(NULL)
+    list(x = d[c("age", "male", "height")], y = d$weight, family = "gaussian")
+  },
+  nafld1_death = function() {
+    d <- sweep5_frame("survival", "nafld1")
+    if (is.null(d)) return(NULL)
+    list(x = d[c("age", "male", "weight", "height", "bmi")], y = as.numeric(d$status == 1),
+         family = "binomial")
+  },
+  rotterdam = function() {
+    d <- sweep5_frame("survival", "rotterdam")
+    if (is.null(d)) return(NULL)
+    list(x = d[c("age", "meno", "size", "grade", "nodes", "pgr", "er", "hormon", "chemo")],
+         y = as.numeric(d$death == 1), family = "binomial")
+  },
+  gbsg = function() {
+    d <- sweep5_frame("survival", "gbsg")
+    if (is.null(d)) return(NULL)
+    list(x = d[c("age", "meno", "size", "grade", "nodes", "pgr", "er", "hormon")],
+         y = as.numeric(d$status == 1), family = "binomial")
+  },
+  Aids2 = function() {
+    d <- sweep5_frame("MASS", "Aids2")
+    if (is.null(d)) return(NULL)
+    list(x = d[c("state", "sex", "age", "T.categ")], y = as.numeric(d$status == "D"),
+         family = "binomial")
+  },
+  bdf = function() {
+    d <- sweep5_frame("nlme", "bdf")
+    if (is.null(d)) return(NULL)
+    keep <- c("IQ.verb", "IQ.perf", "sex", "Minority", "repeatgr", "aritPRET", "langPRET",
+              "ses", "denomina", "schoolSES", "satiprin", "natitest", "meetings",
+              "currmeet", "mixedgra", "percmino", "aritdiff", "homework", "classsiz",
+              "groupsiz")
+    list(x = d[keep], y = d$aritPOST, family = "gaussian")
+  },
+  seals = function() {
+    if (!have("ggplot2")) return(NULL)
+    d <- as.data.frame(ggplot2::seals)
+    list(x = d[c("lat", "long", "delta_lat")], y = d$delta_long, family = "gaussian")
+  },
+  ChickWeight = function() {
+    d <- sweep5_frame("datasets", "ChickWeight")
+    list(x = data.frame(Time = d$Time, Diet = factor(d$Diet, ordered = FALSE)),
+         y = d$weight, family = "gaussian")
+  },
+  Boston_crim = function() {
+    d <- sweep5_frame("ISLR2", "Boston")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), "crim")], y = as.numeric(d$crim > stats::median(d$crim)),
+         family = "binomial")
+  },
+  Boston_nox = function() {
+    d <- sweep5_frame("ISLR2", "Boston")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), "nox")], y = d$nox, family = "gaussian")
+  },
+  Auto = function() {
+    d <- sweep5_frame("ISLR2", "Auto")
+    if (is.null(d)) return(NULL)
+    list(x = data.frame(d[c("cylinders", "displacement", "horsepower", "weight",
+                            "acceleration", "year")], origin = factor(d$origin)),
+         y = d$mpg, family = "gaussian")
+  },
+  Hitters = function() {
+    d <- sweep5_frame("ISLR2", "Hitters")
+    if (is.null(d)) return(NULL)
+    d <- d[!is.na(d$Salary), ]
+    list(x = d[setdiff(names(d), "Salary")], y = log(d$Salary), family = "gaussian")
+  },
+  HouseVotes84 = function() {
+    d <- sweep5_frame("mlbench", "HouseVotes84")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), "Class")], y = as.numeric(d$Class == "republican"),
+         family = "binomial")
+  },
+  birthwt = function() {
+    d <- sweep5_frame("MASS", "birthwt")
+    if (is.null(d)) return(NULL)
+    list(x = data.frame(d[c("age", "lwt")], race = factor(d$race),
+                        d[c("smoke", "ptl", "ht", "ui", "ftv")]),
+         y = as.numeric(d$low), family = "binomial")
+  },
+  infert = function() {
+    d <- sweep5_frame("datasets", "infert")
+    list(x = d[c("education", "age", "parity", "induced", "spontaneous")],
+         y = as.numeric(d$case), family = "binomial")
+  },
+  iris_virginica = function() {
+    d <- sweep5_frame("datasets", "iris")
+    list(x = d[1:4], y = as.numeric(d$Species == "virginica"), family = "binomial")
+  },
+  airquality = function() {
+    d <- sweep5_frame("datasets", "airquality")
+    list(x = d[c("Solar.R", "Wind", "Temp")], y = d$Ozone, family = "gaussian")
+  }
+)
 diamonds_frame <- function() {
   d <- as.data.frame(ggplot2::diamonds)
   for (v in c("cut", "color", "clarity")) d[[v]] <- factor(d[[v]], ordered = FALSE)
   list(x = d[c("carat", "cut", "color", "clarity", "depth", "table", "x", "y", "z")],
        price = d$price)
 }
-all_loaders <- c(loaders, extra_loaders, more_loaders, new_loaders, other_loaders)
+all_loaders <- c(loaders, extra_loaders, more_loaders, new_loaders, other_loaders,
+                 sweep5_loaders)
 if ("--extra" %in% args) loaders <- c(loaders, extra_loaders)
 if ("--more" %in% args) loaders <- c(loaders, more_loaders)
 if ("--new" %in% args) loaders <- c(loaders, new_loaders)
 if ("--others" %in% args) loaders <- c(loaders, other_loaders)
+if ("--sweep5" %in% args) loaders <- c(loaders, sweep5_loaders)
 if (!is.null(only)) loaders <- all_loaders[intersect(only, names(all_loaders))]
 
 test_error <- function(family, link, y) {
