@@ -832,7 +832,9 @@ warn_constant_columns <- function(xs, problem) {
       "or the released mean of a dummy) and their spread cannot be resolved at",
       "this budget (a rare dummy or count looks like this); they are kept on",
       "their public interval at the smallest scale the noise can resolve, so",
-      "their coefficients are shrunk and noisy."),
+      "their coefficients are noisy and can be far from the data's, in either",
+      "direction (summary()'s noise_sd: the noise of one update on the",
+      "original scale)."),
       sum(xs$unresolved), shown(problem$variable_names[xs$unresolved])))
   }
   if (any(xs$floored)) {
@@ -840,7 +842,8 @@ warn_constant_columns <- function(xs, problem) {
       "%d column(s) (%s): their released counts show values in more than one",
       "place, but their released spread cannot be told from the noise of",
       "their moments; they are kept at the smallest scale the noise can",
-      "resolve, so their coefficients are shrunk and noisy. Tighter",
+      "resolve, so their coefficients are noisy and can be far from the",
+      "data's, in either direction (summary()'s noise_sd). Tighter",
       "`x.bounds` (an interval near each column's range) make their moments",
       "less noisy."),
       sum(xs$floored), shown(problem$variable_names[xs$floored])))
