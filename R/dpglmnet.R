@@ -228,7 +228,7 @@
 #' there was up to 1.4 times the trivial model's error (noise), so the
 #' lambda is fixed. A gaussian response keeps the
 #' intercept alone: bound-scaled DP-CD was 1.08 to 1.3 times the mean's
-#' test MSE on BostonHousing and Wage. The clip of 0.15 holds the
+#' test MSE on BostonHousing and Wage. The clip of 0.15 can hold the
 #' intercept short of the base rate, so on weak signals this fit's
 #' predicted probabilities lean toward the majority class (mean 0.19
 #' against a rate of 0.43 on survival's gbsg at epsilon 1; a measured

@@ -231,7 +231,8 @@ test_that("binomial at moderate n: DP-CD on bound-scaled columns, one lambda, no
   expect_true(any(grepl("mapped to [-1, 1]", warnings, fixed = TRUE)))
   # and says that its probabilities are not calibrated (the clipped
   # intercept leans toward the majority class: 2026-11-27-session27.md)
-  expect_true(any(grepl("lean toward the majority class", warnings, fixed = TRUE)))
+  expect_true(any(grepl("probabilities lean toward the majority class", warnings,
+                        fixed = TRUE)))
   expect_identical(fit$settings$solver, "dpcd")
   expect_true(fit$settings$bound_scaling)
   expect_null(fit$settings$standardization)
