@@ -234,6 +234,16 @@
 #' against a rate of 0.43 on survival's gbsg at epsilon 1; a measured
 #' alternative is in `inst/bench/results/2026-11-27-session27.md`): read
 #' them as a ranking rather than as calibrated probabilities.
+#' Below \eqn{c = 1.5} a binomial fit standardizes, but the criterion
+#' supposes a column spread over a quarter of its interval: with crude
+#' bounds the released moments can read every column as constant. Where
+#' they read at least three quarters of the columns so, the path runs on
+#' the bound-scaled columns as above, with the budget the standardization
+#' left (its releases are made and charged; a warning says so). Before,
+#' such fits were the intercept alone where a smaller epsilon used the
+#' columns: ISLR2's Boston (crime above its median) at epsilon 2, 0.94 ->
+#' 0.60 of the majority class's misclassification (bound-scaled at epsilon
+#' 1: 0.61).
 #' It is not chosen at `epsilon = Inf`, nor when `lambda`, `nlambda`,
 #' `solver`, `standardize.budget`, `standardize = FALSE`, `weights` or an
 #' `offset` is given, nor without `y.bound` (gaussian) or an intercept.

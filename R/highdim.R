@@ -340,7 +340,10 @@ resolve_cv_auto_solver <- function(x, y, arguments, epsilon, delta, rng) {
   }
   full <- planned_problem(x, y, c(arguments, list(epsilon = epsilon, delta = delta,
                                                   rng = rng)))
-  if (isTRUE(full$bound_scaling) || isTRUE(full$moderate_n_switched)) {
+  # (and where the plan may still fall back after its standardization,
+  # R/moderate-n.R: a single lambda, fitted on all records)
+  if (isTRUE(full$bound_scaling) || isTRUE(full$moderate_n_switched) ||
+      plans_constant_fallback(full)) {
     return(list(arguments = arguments, reason = NULL))
   }
   arguments[["solver"]] <- full$solver

@@ -160,13 +160,17 @@ calibrated_multipliers <- function(mechanisms, z, private) {
 # is one mechanism that is mu-GDP whatever the choice, so the adaptive
 # composition of the fit is unchanged (Dong, Roth & Su 2022, Thm 3.2).
 # `note` is appended to the row's name. The account is made again.
-respread_release <- function(ledger, key, count, note) {
+# With `more` (the standardization's constant fallback, R/moderate-n.R)
+# the runs may also be more, each with a larger multiplier: the row's mu
+# is the same either way; without it a larger count is an error, so that
+# no caller spreads a row over more runs by mistake.
+respread_release <- function(ledger, key, count, note, more = FALSE) {
   m <- ledger$mechanisms
   row <- match(key, m$key)
   planned <- m$count[row]
   if (is.na(row) || !is.finite(ledger$target_epsilon) || count == planned) return(ledger)
   if (!(m$type[row] == "gaussian" && m$sampling[row] == "none" && m$calibrated[row] &&
-        count >= 0 && count < planned && count == round(count))) {
+        count >= 0 && (count < planned || (more && planned > 0)) && count == round(count))) {
     stop("internal error: a release can only be spread over fewer Gaussian runs",
          call. = FALSE)
   }

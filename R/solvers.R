@@ -207,7 +207,18 @@ fit_private_path <- function(plan) {
   problem <- normalize_weights(problem)
   # (bound_scaling, from solver = "auto": columns scaled by their public
   # bounds, no release; R/highdim.R)
-  scaled <- release_scales(scale_by_bounds(standardize_problem(problem, path_releases)))
+  standardized <- standardize_problem(problem, path_releases)
+  checks_signal <- isTRUE(plan$signal_check)
+  gates_signal <- isTRUE(plan$signal_gate)
+  if (isTRUE(standardized$constant_fallback)) {
+    # (most columns read as constant: the path on bound-scaled columns,
+    # R/moderate-n.R; no signal check there)
+    problem <- constant_fallback_problem(problem, standardized)
+    warn_constant_fallback(problem)
+    standardized <- problem
+    checks_signal <- gates_signal <- FALSE
+  }
+  scaled <- release_scales(scale_by_bounds(standardized))
   scaled <- record_smoothness_sensitivity(scaled)  # (R/smoothness.R)
   if (by_radius && is.null(scaled$l1.radius)) scaled$l1.radius <- l1_radius_grid(scaled)
   setup <- solver$setup(scaled)
@@ -233,7 +244,7 @@ fit_private_path <- function(plan) {
   }
   noise <- solver$noise(scaled, setup, scaled$ledger)
   signal <- NULL
-  if (isTRUE(plan$signal_check)) {
+  if (checks_signal) {
     signal <- release_signal_check(scaled, setup, noise)
     scaled <- signal$problem
     signal <- signal$check
@@ -258,7 +269,7 @@ fit_private_path <- function(plan) {
     lambda <- lambda_grid(rep(public_max, problem$p), scaled, alpha_floor)
   }
   # (the gate, R/signal.R: from the path's first pass, at its single lambda)
-  gate <- if (isTRUE(plan$signal_gate)) signal_gate(scaled, setup, noise, lambda)
+  gate <- if (gates_signal) signal_gate(scaled, setup, noise, lambda)
   scaled$signal_gate <- gate
   fitted <- solver$path(scaled, setup, noise, lambda)
   if (!is.null(gate)) {
@@ -398,7 +409,9 @@ diagnose_path <- function(fitted, lambda, problem, settings) {
       "the noise may swamp the signal: each update adds noise of sd %.2g to",
       "a coefficient on the standardized scale (where coefficients are of",
       "order 1 or less). Increase `epsilon` or the number of records, or use",
-      "fewer `passes` or lambdas (`nlambda`)."), stats::median(noise)))
+      "fewer `passes`%s."), stats::median(noise),
+      # (a single lambda has no fewer to take)
+      if (length(lambda) > 1L) " or lambdas (`nlambda`)" else ""))
   }
   invisible()
 }

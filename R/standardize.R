@@ -669,7 +669,11 @@ standardize_problem <- function(problem, path_releases) {
   # supports stay disjoint, and DP-CD releases the block as one unit; the
   # intercept takes their mean); their scale is still 1 / sd.
   if (!is.null(center) && any(plan$blocks != 0)) center[plan$blocks != 0] <- 0
-  warn_constant_columns(xs, problem)
+  # (where most columns read as constant the path may run on bound-scaled
+  # columns instead: R/moderate-n.R, constant_fallback_problem(); then the
+  # constant columns are not held at 0, and not said to be)
+  constant_fallback <- plans_constant_fallback(problem) && reads_mostly_constant(xs$constant)
+  if (!constant_fallback) warn_constant_columns(xs, problem)
 
   y_mean <- 0
   y_sd <- 1
@@ -737,6 +741,7 @@ standardize_problem <- function(problem, path_releases) {
     x_constant = xs$constant, x_unresolved = xs$unresolved, x_floored = xs$floored,
     y_mean = y_mean, y_sd = y_sd, y_lower = if (plan$scale_y) scales$y$lower,
     y_upper = if (plan$scale_y) scales$y$upper, lambda_factor = k)
+  scaled$constant_fallback <- constant_fallback
   scaled
 }
 
@@ -828,9 +833,10 @@ warn_constant_columns <- function(xs, problem) {
                               if (length(v) > 8) sprintf(" and %d more", length(v) - 8) else "")
   if (any(xs$unresolved)) {
     dpglmnet_warn(sprintf(paste(
-      "%d column(s) (%s): nearly all their values look like 0 (released counts,",
-      "or the released mean of a dummy) and their spread cannot be resolved at",
-      "this budget (a rare dummy or count looks like this); they are kept on",
+      "%d column(s) (%s): nearly all their values look alike (at 0, or at 1 for",
+      "a dummy that is nearly always 1: released counts, or the released mean of",
+      "a dummy) and their spread cannot be resolved at this budget (a rare or a",
+      "nearly universal level, or a count that is mostly 0, looks like this); they are kept on",
       "their public interval at the smallest scale the noise can resolve, so",
       "their coefficients are noisy and can be far from the data's, in either",
       "direction (summary()'s noise_sd: the noise of one update on the",

@@ -171,6 +171,22 @@ test_that("SQLite: the linear predictor recomputed in each query gives the same 
   expect_match(conditionMessage(e), "dpglmnet.database.residual")
 })
 
+test_that("the standardization's fallback to bound-scaled columns is the same on a table as in memory", {
+  skip_if_not_installed("RSQLite")
+  con <- sqlite()
+  on.exit(DBI::dbDisconnect(con))
+  data <- database_records(n = 400, p = 8)
+  DBI::dbWriteTable(con, "records", data$frame)
+  # (crude bounds at epsilon 2: the released standardization reads the
+  # columns as constant, R/moderate-n.R, constant_fallback_problem())
+  fits <- paired_fits(con, "records", data, "binomial", list(epsilon = 2, x.bounds = 100))
+  expect_true(fits$memory$settings$bound_scaling)
+  expect_match(fits$memory$settings$solver_choice, "columns as constant", fixed = TRUE)
+  expect_identical(fits$database$settings$bound_scaling, TRUE)
+  expect_same_fit(fits, tolerance = 1e-12)
+  expect_identical(fits$database$privacy$mechanisms, fits$memory$privacy$mechanisms)
+})
+
 test_that("at moderate n solver = \"auto\" picks the same fit on a table as in memory (the intercept alone; bound-scaled DP-CD for binomial)", {
   skip_if_not_installed("RSQLite")
   con <- sqlite()

@@ -346,3 +346,83 @@ test_that("bound-scaled DP-CD takes more passes where its columns are spread, ne
                                      x.bounds = 20, passes = 3))
   expect_identical(given$settings$passes, 3L)
 })
+
+test_that("binomial: where the released standardization reads most columns as constant, the path runs on bound-scaled columns with the path's budget", {
+  ns <- asNamespace("dpglmnet")
+  set.seed(1)
+  n <- 400
+  p <- 8
+  x <- matrix(rnorm(n * p), n, p)
+  y <- rbinom(n, 1, plogis(1.5 * x[, 1] - 1.5 * x[, 2]))
+  fit_with <- function(bounds, fitter = dpglmnet) {
+    said <- character(0)
+    set.seed(2)
+    fit <- withCallingHandlers(fitter(x, y, family = "binomial", epsilon = 2, x.bounds = bounds),
+                               warning = function(w) {
+                                 said <<- c(said, conditionMessage(w))
+                                 invokeRestart("muffleWarning")
+                               })
+    list(fit = fit, said = said)
+  }
+  # crude bounds (sd 1 against 100): every column's released spread is
+  # within the noise of the standardization planned at epsilon 2
+  crude <- fit_with(100)
+  fit <- crude$fit
+  expect_true(fit$settings$bound_scaling)
+  expect_null(fit$settings$standardization)
+  expect_match(fit$settings$solver_choice, "read 8 of 8 columns as constant", fixed = TRUE)
+  expect_true(any(grepl("read 8 of 8 columns as constant", crude$said, fixed = TRUE)))
+  # (and the constant columns are not said to be held at 0)
+  expect_false(any(grepl("treated as constant (coefficient 0", crude$said, fixed = TRUE)))
+  # the columns are used (the standardized fit held all 8 at 0)
+  expect_gt(sum(as.numeric(coef(fit))[-1] != 0), 0)
+  # the ledger: the standardization's releases as planned, the path's row
+  # spread over the bound-scaled passes at its planned mu, the rows not made
+  # at count 0; the total recomputed by hand is within the budget
+  rows <- fit$privacy$mechanisms
+  path <- rows[rows$key == "path", ]
+  expect_equal(path$count, fit$settings$passes * (p + 1))
+  expect_match(path$mechanism, "standardization's fallback", fixed = TRUE)
+  expect_true(all(c("x_mean", "x_second_moment") %in% rows$key))
+  unused <- rows[!rows$key %in% c("path", "x_mean", "x_second_moment", "x_ranges"), ]
+  expect_true(all(unused$count == 0))
+  mu <- sqrt(sum(rows$count / rows$noise_multiplier^2))
+  expect_lte(ns$gdp_epsilon(mu, fit$privacy$delta), 2 + 1e-9)
+  expect_lte(fit$privacy$epsilon, 2)
+  # the map back: predict() is the linear predictor of coef()
+  newx <- matrix(runif(20 * p, -3, 3), 20, p)
+  expect_lt(max(abs(drop(predict(fit, newx, type = "link")) -
+                      drop(cbind(1, newx) %*% as.numeric(coef(fit))))), 1e-8)
+  # cv.dpglmnet() (one lambda: every record) takes the same fallback
+  cv <- fit_with(100, cv.dpglmnet)
+  expect_true(cv$fit$dpglmnet.fit$settings$bound_scaling)
+  expect_equal(as.numeric(coef(cv$fit)), as.numeric(coef(fit)), tolerance = 1e-12)
+  # tight bounds: the standardization resolves the columns, no fallback
+  tight <- fit_with(4)
+  expect_false(tight$fit$settings$bound_scaling)
+  expect_false(any(grepl("columns as constant, so", tight$said, fixed = TRUE)))
+  # nor for a gaussian response (the band's intercept alone would be no
+  # better than the standardized fit's)
+  set.seed(2)
+  gaussian <- suppressWarnings(dpglmnet(x, x[, 1] + rnorm(n), epsilon = 2, x.bounds = 100,
+                                        y.bound = 8))
+  expect_false(isTRUE(gaussian$settings$bound_scaling))
+})
+
+test_that("a release spread over more runs keeps its mu, and only when asked", {
+  ns <- asNamespace("dpglmnet")
+  rows <- ns$mechanism_table(list(
+    ns$mechanism("path", "gaussian", 10, "s", calibrated = TRUE, factor = 1, key = "path"),
+    ns$mechanism("other", "gaussian", 5, "s", calibrated = TRUE, factor = 2, key = "other")))
+  ledger <- ns$new_privacy_ledger(rows, 20, 1, 1e-5)
+  expect_error(ns$respread_release(ledger, "path", 40, ""), "fewer")
+  more <- ns$respread_release(ledger, "path", 40, " (more)", more = TRUE)
+  mu <- function(l, key) {
+    m <- l$mechanisms[l$mechanisms$key == key, ]
+    sqrt(m$count) / m$noise_multiplier
+  }
+  expect_equal(more$mechanisms$count[1], 40)
+  expect_lte(mu(more, "path"), mu(ledger, "path"))
+  expect_equal(mu(more, "path"), mu(ledger, "path"), tolerance = 1e-12)
+  expect_lte(more$epsilon, ledger$epsilon)
+})
