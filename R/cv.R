@@ -321,6 +321,9 @@ cv_procedure <- function(records, call, family, type.measure, held_out, loss.bou
   # rule reads epsilon only through is.finite(), so the whole budget stands
   # in for the path's share.)
   auto_choice <- NULL
+  # (whether the fit at the full n is a moderate-n one, which says why
+  # there is one fit; NULL: the training part's plan says)
+  switched_at_full <- NULL
   solver <- arguments[["solver", exact = TRUE]]
   if (is.null(solver) || identical(solver, "auto")) {
     part <- records$plan_part(n - held_out, arguments)
@@ -331,6 +334,7 @@ cv_procedure <- function(records, call, family, type.measure, held_out, loss.bou
                                         rng)
       arguments <- decided$arguments
       auto_choice <- decided$reason
+      switched_at_full <- decided$switched
     }
   }
   part <- records$plan_part(n - held_out, arguments)
@@ -354,7 +358,9 @@ cv_procedure <- function(records, call, family, type.measure, held_out, loss.bou
     # nothing to choose, so no split, no choice and no refit; the path is
     # fitted on all records with the whole budget.
     # (the intercept alone at moderate n has its own warning, R/moderate-n.R)
-    if (!isTRUE(planned$bound_scaling) && !isTRUE(planned$moderate_n_switched))
+    switched <- if (!is.null(switched_at_full)) switched_at_full
+                else isTRUE(planned$bound_scaling) || isTRUE(planned$moderate_n_switched)
+    if (!switched)
       dpglmnet_warn(sprintf(paste(
       "the budget affords a single %s on the %d training records of a split",
       "(see `nlambda` in ?dpglmnet): with nothing to choose, the path is fitted",

@@ -331,8 +331,9 @@ warn_scales_fallback <- function(problem) {
 # (so the training path and the refit both fit DP-CD, and the refit gets a
 # lambda, not an l1.radius); otherwise "auto" stays (one public radius:
 # cv.dpglmnet() then fits all records, with the rule's radius, clip and
-# steps for that n). Returns list(arguments, reason): `reason` is the
-# rule's solver_choice at the full n (public), NULL when "auto" stays.
+# steps for that n). Returns list(arguments, reason, switched): `reason` is
+# the rule's solver_choice at the full n (public), NULL when "auto" stays;
+# `switched`, whether the fit at the full n is a moderate-n one.
 resolve_cv_auto_solver <- function(x, y, arguments, epsilon, delta, rng) {
   solver <- arguments[["solver", exact = TRUE]]
   if (!is.null(solver) && !identical(solver, "auto")) {
@@ -342,10 +343,10 @@ resolve_cv_auto_solver <- function(x, y, arguments, epsilon, delta, rng) {
                                                   rng = rng)))
   # (and where the plan may still fall back after its standardization,
   # R/moderate-n.R: a single lambda, fitted on all records)
-  if (isTRUE(full$bound_scaling) || isTRUE(full$moderate_n_switched) ||
-      plans_constant_fallback(full)) {
-    return(list(arguments = arguments, reason = NULL))
+  switched <- isTRUE(full$bound_scaling) || isTRUE(full$moderate_n_switched)
+  if (switched || plans_constant_fallback(full)) {
+    return(list(arguments = arguments, reason = NULL, switched = switched))
   }
   arguments[["solver"]] <- full$solver
-  list(arguments = arguments, reason = full$solver_choice)
+  list(arguments = arguments, reason = full$solver_choice, switched = FALSE)
 }

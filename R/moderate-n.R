@@ -353,9 +353,12 @@ constant_fallback_problem <- function(problem, standardized) {
   fallback$passes <- bound_scaled_passes(fallback, max(1L, min(10L, affordable)), affordable)
   solver <- solver_object(fallback$solver)
   count <- solver$releases(fallback)[[1L]]$count
-  ledger <- respread_release(ledger, "path", count,
-                             " (on bound-scaled columns: the standardization's fallback)",
-                             more = TRUE)
+  planned <- solver$releases(fallback)[[1L]]
+  ledger <- respread_release(ledger, "path", count, "", more = TRUE)
+  # (the row's words: the releases made, on the bound-scaled columns)
+  ledger$mechanisms$mechanism[path] <- paste(
+    planned$mechanism, "(on bound-scaled columns: the standardization's fallback)")
+  ledger$mechanisms$sensitivity[path] <- planned$sensitivity
   released <- names(ledger$sensitivities)
   for (key in setdiff(ledger$mechanisms$key, c("path", released))) {
     ledger <- respread_release(ledger, key, 0,
@@ -373,9 +376,12 @@ warn_constant_fallback <- function(problem) {
     "the private standardization read %d of %d columns as constant (their released",
     "spread within its noise: with crude x.bounds a column is spread over a small",
     "part of its interval), so solver = \"auto\" fitted DP-CD on the columns mapped",
-    "to [-1, 1] by their x.bounds instead, with the budget left after the",
-    "standardization (spent, and on the ledger). Its coefficients are noisy and",
-    "shrunk; intervals near the columns' ranges in `x.bounds` let the",
+    "to [-1, 1] by their x.bounds instead, with the path's share of the budget",
+    "(the standardization's releases are spent, and on the ledger). Its",
+    "coefficients are noisy and shrunk, and where the signal is weak its",
+    "predicted probabilities lean toward the majority class (its clip, 0.15 per",
+    "coordinate, holds the intercept short of the base rate): read them as a",
+    "ranking. Intervals near the columns' ranges in `x.bounds` let the",
     "standardization resolve them."), f[["constant"]], f[["p"]]))
   invisible()
 }

@@ -299,6 +299,9 @@ fit_private_path <- function(plan) {
          standardize = !is.null(problem$standardization),
          standardization = if (!isTRUE(problem$bound_scaling)) scaled$standardization_result,
          bound_scaling = isTRUE(problem$bound_scaling),
+         # (the standardization's fallback, R/moderate-n.R: its columns read
+         # as constant, out of p)
+         constant_fallback = problem$constant_fallback,
          # (the public column scales of bound scaling, R/highdim.R: what maps
          # the working scale back, for the noise summary() reports)
          bound_scale = if (isTRUE(problem$bound_scaling))

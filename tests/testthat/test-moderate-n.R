@@ -371,6 +371,9 @@ test_that("binomial: where the released standardization reads most columns as co
   expect_true(fit$settings$bound_scaling)
   expect_null(fit$settings$standardization)
   expect_match(fit$settings$solver_choice, "read 8 of 8 columns as constant", fixed = TRUE)
+  expect_equal(fit$settings$constant_fallback, c(constant = 8, p = 8))
+  # (its probabilities lean toward the majority class: the warning says so)
+  expect_true(any(grepl("lean toward the majority class", crude$said, fixed = TRUE)))
   expect_true(any(grepl("read 8 of 8 columns as constant", crude$said, fixed = TRUE)))
   # (and the constant columns are not said to be held at 0)
   expect_false(any(grepl("treated as constant (coefficient 0", crude$said, fixed = TRUE)))
@@ -383,6 +386,8 @@ test_that("binomial: where the released standardization reads most columns as co
   path <- rows[rows$key == "path", ]
   expect_equal(path$count, fit$settings$passes * (p + 1))
   expect_match(path$mechanism, "standardization's fallback", fixed = TRUE)
+  # (its words are the bound-scaled releases': no split intercept there)
+  expect_false(grepl("the intercept: min(w", path$sensitivity, fixed = TRUE))
   expect_true(all(c("x_mean", "x_second_moment") %in% rows$key))
   unused <- rows[!rows$key %in% c("path", "x_mean", "x_second_moment", "x_ranges"), ]
   expect_true(all(unused$count == 0))
