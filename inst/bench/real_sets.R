@@ -13,6 +13,7 @@
 #   Rscript inst/bench/real_sets.R --new      # and the sets of `new_loaders` (session 22)
 #   Rscript inst/bench/real_sets.R --others   # and the sets of `other_loaders` (session 23)
 #   Rscript inst/bench/real_sets.R --sweep5   # and the sets of `sweep5_loaders` (session 27)
+#   Rscript inst/bench/real_sets.R --sweep6   # and the sets of `sweep6_loaders` (session 28)
 #
 # `--extra` adds larger sets from dplyr and ggplot2 (storms, diamonds and
 # its price > 10000, txhousing: n = 7000-54000, high R^2, factor-heavy or
@@ -510,6 +511,81 @@ sweep5_loaders <- list(
     list(x = d[c("Solar.R", "Wind", "Temp")], y = d$Ozone, family = "gaussian")
   }
 )
+# `--sweep6`: the sets of an independent sweep in session 28 that no
+# earlier bench read (ISLR2, modeldata, MASS, nlme, boot, survival,
+# mlbench, datasets): stock volume, a salary, a nursing home's stays, a
+# drug's concentrations, liver and eye cohorts, Pima's diabetes without
+# its NAs, the Titanic's and Berkeley's admissions tables one row per
+# person, and hearing tests. Their first results:
+# inst/bench/results/2026-11-28-session28.md.
+expand_table <- function(table) {
+  d <- as.data.frame(table)
+  d[rep(seq_len(nrow(d)), d$Freq), setdiff(names(d), "Freq")]
+}
+sweep6_loaders <- list(
+  NYSE = function() {
+    if (!have("ISLR2")) return(NULL)
+    d <- dataset("ISLR2", "NYSE")
+    list(x = data.frame(day_of_week = factor(d$day_of_week), DJ_return = d$DJ_return,
+                        log_volatility = d$log_volatility),
+         y = d$log_volume, family = "gaussian")
+  },
+  stackoverflow_logSalary = modeldata_set("stackoverflow", "Salary", "gaussian",
+                                          transform = log),
+  Titanic = function() {
+    d <- expand_table(datasets::Titanic)
+    list(x = d[c("Class", "Sex", "Age")], y = as.numeric(d$Survived == "Yes"),
+         family = "binomial")
+  },
+  UCBAdmissions = function() {
+    d <- expand_table(datasets::UCBAdmissions)
+    list(x = d[c("Gender", "Dept")], y = as.numeric(d$Admit == "Admitted"), family = "binomial")
+  },
+  OME_correct = function() {
+    d <- recommended_frame("MASS", "OME")
+    if (is.null(d)) return(NULL)
+    list(x = d[c("Age", "OME", "Loud", "Noise")], y = as.numeric(d$Correct / d$Trials > 0.5),
+         family = "binomial")
+  },
+  Quinidine = function() {
+    d <- recommended_frame("nlme", "Quinidine")
+    if (is.null(d)) return(NULL)
+    for (v in names(d)) if (is.factor(d[[v]])) d[[v]] <- factor(d[[v]], ordered = FALSE)
+    keep <- c("time", "Age", "Height", "Weight", "Race", "Smoke", "Ethanol", "Heart",
+              "Creatinine", "glyco")
+    list(x = d[keep], y = d$conc, family = "gaussian")
+  },
+  channing = function() {
+    d <- recommended_frame("boot", "channing")
+    if (is.null(d)) return(NULL)
+    list(x = d[c("sex", "entry", "cens")], y = d$time, family = "gaussian")
+  },
+  pbc = function() {
+    d <- recommended_frame("survival", "pbc")
+    if (is.null(d)) return(NULL)
+    d$sex <- factor(d$sex)
+    list(x = d[setdiff(names(d), c("id", "status", "time"))], y = as.numeric(d$status == 2),
+         family = "binomial")
+  },
+  Pima_no_NA = function() {
+    if (!have("mlbench")) return(NULL)
+    d <- dataset("mlbench", "PimaIndiansDiabetes2")
+    list(x = d[setdiff(names(d), "diabetes")], y = as.numeric(d$diabetes == "pos"),
+         family = "binomial")
+  },
+  retinopathy = function() {
+    d <- recommended_frame("survival", "retinopathy")
+    if (is.null(d)) return(NULL)
+    list(x = d[c("laser", "eye", "age", "type", "trt", "risk")], y = as.numeric(d$status),
+         family = "binomial")
+  },
+  cgd = function() {
+    d <- recommended_frame("survival", "cgd")
+    if (is.null(d)) return(NULL)
+    list(x = d[c("center", "treat", "sex", "age", "height", "weight", "inherit", "steroids",
+                 "propylac", "hos.cat")], y = as.numeric(d$status), family = "binomial")
+  }
+)
 diamonds_frame <- function() {
   d <- as.data.frame(ggplot2::diamonds)
   for (v in c("cut", "color", "clarity")) d[[v]] <- factor(d[[v]], ordered = FALSE)
@@ -517,12 +593,13 @@ diamonds_frame <- function() {
        price = d$price)
 }
 all_loaders <- c(loaders, extra_loaders, more_loaders, new_loaders, other_loaders,
-                 sweep5_loaders)
+                 sweep5_loaders, sweep6_loaders)
 if ("--extra" %in% args) loaders <- c(loaders, extra_loaders)
 if ("--more" %in% args) loaders <- c(loaders, more_loaders)
 if ("--new" %in% args) loaders <- c(loaders, new_loaders)
 if ("--others" %in% args) loaders <- c(loaders, other_loaders)
 if ("--sweep5" %in% args) loaders <- c(loaders, sweep5_loaders)
+if ("--sweep6" %in% args) loaders <- c(loaders, sweep6_loaders)
 if (!is.null(only)) loaders <- all_loaders[intersect(only, names(all_loaders))]
 
 test_error <- function(family, link, y) {
