@@ -238,8 +238,8 @@
 #' supposes a column spread over a quarter of its interval: with crude
 #' bounds the released moments can read every column as constant. Where
 #' they read at least three quarters of the columns so, the path runs on
-#' the bound-scaled columns as above, with the path's share of the budget
-#' (the standardization's releases are made and charged; a warning and
+#' the bound-scaled columns as above, with the budget the standardization
+#' left (its releases are made and charged; a warning and
 #' `fit$settings$constant_fallback` say so). Before,
 #' such fits were the intercept alone where a smaller epsilon used the
 #' columns: ISLR2's Boston (crime above its median) at epsilon 2, 0.94 ->

@@ -298,7 +298,7 @@ bound_scaled_problem <- function(problem, why) {
 # (cv.dpglmnet(), 3 splits x 2 draws; misclassification over the majority
 # class's): ISLR2's Boston, crim above its median, at epsilon 2 (11-12 of
 # 12 columns constant) 0.943 -> 0.544 with the path on bound-scaled
-# columns at the path's budget (at epsilon 1, bound-scaled: 0.61); an
+# columns at the budget left (at epsilon 1, bound-scaled: 0.61); an
 # independent sweep found the same on Pima's diabetes data with NAs
 # removed (n = 392, epsilon 2: 8 of 8 columns constant; 6-8 columns used
 # at epsilon 0.5 and 1). Where the standardization resolves most columns,
@@ -326,17 +326,18 @@ reads_mostly_constant <- function(constant) {
 
 # The problem of the fallback: the bound-scaled problem of the moderate-n
 # band (bound_scaled_problem()) with the ledger of the standardization's
-# releases (made, and charged). The path's row keeps its planned GDP mu and
-# is spread over the bound-scaled schedule's runs (respread_release(),
-# R/privacy.R): its passes are those the band's rule gives (choose_schedule()
-# at the path's own mu, bound_scaled_passes()). The other planned rows not
-# yet released (the signal check's, the split intercept's) are not made
-# (their rows say so; nothing spent).
+# releases (made, and charged). The other planned rows not yet released
+# (the signal check's, the split intercept's) are not made and their GDP
+# mu^2 goes to the path's row (absorb_releases(), R/privacy.R), which is
+# then spread over the bound-scaled schedule's runs at that mu
+# (respread_release()): its passes are those the band's rule gives
+# (choose_schedule() at the path's mu, bound_scaled_passes()). The total is
+# the planned one.
 constant_fallback_problem <- function(problem, standardized) {
   constant <- standardized$standardization_result$x_constant
   fallback <- bound_scaled_problem(problem, why = sprintf(paste(
     "auto: the private standardization read %d of %d columns as constant, so dpcd",
-    "on columns mapped to [-1, 1] by their public bounds, with the path's budget"),
+    "on columns mapped to [-1, 1] by their public bounds, with the budget left"),
     sum(constant), length(constant)))
   fallback$constant_fallback <- c(constant = sum(constant), p = length(constant))
   fallback$nlambda <- 1L
@@ -344,7 +345,9 @@ constant_fallback_problem <- function(problem, standardized) {
   ledger <- standardized$ledger
   rows <- ledger$mechanisms
   path <- match("path", rows$key)
-  mu_path <- sqrt(rows$count[path]) / rows$noise_multiplier[path]
+  unreleased <- !rows$key %in% c("path", names(ledger$sensitivities)) & rows$count > 0
+  mu_path <- sqrt(sum(rows$count[c(path, which(unreleased))] /
+                        rows$noise_multiplier[c(path, which(unreleased))]^2))
   # (choose_schedule()'s rule, R/dpglmnet.R, at the path's mu and the
   # band's clip per coordinate)
   coordinates <- problem$p + 1
@@ -352,17 +355,18 @@ constant_fallback_problem <- function(problem, standardized) {
                                 (2 * moderate_n_constants$bound_clip))^2 / coordinates))
   fallback$passes <- bound_scaled_passes(fallback, max(1L, min(10L, affordable)), affordable)
   solver <- solver_object(fallback$solver)
+  # (the rows not yet released, the signal check's and the split
+  # intercept's, are not made: their mu^2 goes to the path, so the path has
+  # the whole budget the standardization left)
+  unreleased <- setdiff(rows$key, c("path", names(ledger$sensitivities)))
+  ledger <- absorb_releases(ledger, "path", unreleased,
+                            " (not made: the standardization's fallback; its budget to the path)")
   planned <- solver$releases(fallback)[[1L]]
   ledger <- respread_release(ledger, "path", planned$count, "", more = TRUE)
   # (the row's words: the releases made, on the bound-scaled columns)
   ledger$mechanisms$mechanism[path] <- paste(
     planned$mechanism, "(on bound-scaled columns: the standardization's fallback)")
   ledger$mechanisms$sensitivity[path] <- planned$sensitivity
-  released <- names(ledger$sensitivities)
-  for (key in setdiff(ledger$mechanisms$key, c("path", released))) {
-    ledger <- respread_release(ledger, key, 0,
-                               " (not made: the standardization's fallback)")
-  }
   fallback$ledger <- ledger
   fallback
 }
@@ -375,8 +379,8 @@ warn_constant_fallback <- function(problem) {
     "the private standardization read %d of %d columns as constant (their released",
     "spread within its noise: with crude x.bounds a column is spread over a small",
     "part of its interval), so solver = \"auto\" fitted DP-CD on the columns mapped",
-    "to [-1, 1] by their x.bounds instead, with the path's share of the budget",
-    "(the standardization's releases are spent, and on the ledger). Its",
+    "to [-1, 1] by their x.bounds instead, with the budget the standardization",
+    "left (its releases are spent, and on the ledger). Its",
     "coefficients are noisy and shrunk, and where the signal is weak its",
     "predicted probabilities lean toward the majority class (its clip, 0.15 per",
     "coordinate, holds the intercept short of the base rate): read them as a",

@@ -193,6 +193,44 @@ respread_release <- function(ledger, key, count, note, more = FALSE) {
   spread
 }
 
+# The Gaussian rows `from` (calibrated, full-batch, none of them released)
+# given up, their runs set to 0, and their GDP mu^2 added to the row
+# `into`'s at its count (a smaller multiplier): in GDP the fit's mu^2 is
+# the sum of its rows', so the total, and the account, are those planned
+# (rounded by a few ulps to the safe side). For a choice made from earlier
+# releases (the standardization's constant fallback, R/moderate-n.R), as
+# respread_release(): each row's mu is fixed before its runs. `note` is
+# appended to the rows' names.
+absorb_releases <- function(ledger, into, from, note) {
+  m <- ledger$mechanisms
+  row <- match(into, m$key)
+  gone <- match(from, m$key)
+  gone <- gone[!is.na(gone) & m$count[gone] > 0]
+  if (is.na(row) || !length(gone) || !is.finite(ledger$target_epsilon)) return(ledger)
+  rows <- c(row, gone)
+  if (!all(m$type[rows] == "gaussian" & m$sampling[rows] == "none" & m$calibrated[rows]) ||
+      any(m$key[gone] %in% names(ledger$sensitivities)) || !(m$count[row] > 0)) {
+    stop("internal error: only unreleased full-batch Gaussian rows can be absorbed",
+         call. = FALSE)
+  }
+  mu2 <- function(mechanisms, r) sum(mechanisms$count[r] / mechanisms$noise_multiplier[r]^2)
+  before <- mu2(m, row)
+  added <- mu2(m, gone)
+  m$factor[row] <- m$factor[row] * sqrt(before / (before + added)) * (1 + 4 * .Machine$double.eps)
+  m$count[gone] <- 0
+  m$mechanism[gone] <- paste0(m$mechanism[gone], note)
+  m$epsilon <- NULL
+  m$gdp_mu <- NULL
+  absorbed <- new_privacy_ledger(m, ledger$noise_level, ledger$target_epsilon,
+                                 ledger$target_delta, ledger$rng,
+                                 sensitivities = ledger$sensitivities)
+  if (!(absorbed$epsilon <= ledger$target_epsilon) ||
+      !(mu2(absorbed$mechanisms, rows) <= mu2(ledger$mechanisms, rows))) {
+    stop("internal error: absorbing releases would spend more than planned", call. = FALSE)
+  }
+  absorbed
+}
+
 # The noise level of the calibrated rows: the smallest for which the whole
 # fit spends at most the target (src/dpglmnet/accountant.h). It depends only
 # on public quantities, so repeated fits of the same shape (tuning,

@@ -391,9 +391,12 @@ test_that("binomial: where the released standardization reads most columns as co
   expect_true(all(c("x_mean", "x_second_moment") %in% rows$key))
   unused <- rows[!rows$key %in% c("path", "x_mean", "x_second_moment", "x_ranges"), ]
   expect_true(all(unused$count == 0))
+  expect_match(unused$mechanism, "its budget to the path", fixed = TRUE)
   mu <- sqrt(sum(rows$count / rows$noise_multiplier^2))
   expect_lte(ns$gdp_epsilon(mu, fit$privacy$delta), 2 + 1e-9)
   expect_lte(fit$privacy$epsilon, 2)
+  # (the unmade rows' mu^2 went to the path: the whole budget is spent)
+  expect_gt(fit$privacy$epsilon, 2 - 1e-6)
   # the map back: predict() is the linear predictor of coef()
   newx <- matrix(runif(20 * p, -3, 3), 20, p)
   expect_lt(max(abs(drop(predict(fit, newx, type = "link")) -
@@ -412,6 +415,26 @@ test_that("binomial: where the released standardization reads most columns as co
   gaussian <- suppressWarnings(dpglmnet(x, x[, 1] + rnorm(n), epsilon = 2, x.bounds = 100,
                                         y.bound = 8))
   expect_false(isTRUE(gaussian$settings$bound_scaling))
+})
+
+test_that("unreleased rows absorbed into another keep the total mu, and released ones cannot be", {
+  ns <- asNamespace("dpglmnet")
+  rows <- ns$mechanism_table(list(
+    ns$mechanism("path", "gaussian", 10, "s", calibrated = TRUE, factor = 1, key = "path"),
+    ns$mechanism("check", "gaussian", 1, "s", calibrated = TRUE, factor = 0.5, key = "check"),
+    ns$mechanism("mean", "gaussian", 1, "s", calibrated = TRUE, factor = 0.7, key = "mean")))
+  ledger <- ns$new_privacy_ledger(rows, 20, 1, 1e-5)
+  mu2 <- function(l) sum(l$mechanisms$count / l$mechanisms$noise_multiplier^2)
+  absorbed <- ns$absorb_releases(ledger, "path", c("check", "mean"), " (given up)")
+  expect_equal(absorbed$mechanisms$count, c(10, 0, 0))
+  expect_equal(mu2(absorbed), mu2(ledger), tolerance = 1e-12)
+  expect_lte(mu2(absorbed), mu2(ledger))
+  expect_lte(absorbed$epsilon, ledger$epsilon)
+  expect_lt(absorbed$mechanisms$noise_multiplier[1], ledger$mechanisms$noise_multiplier[1])
+  expect_match(absorbed$mechanisms$mechanism[2], "given up", fixed = TRUE)
+  # a row already released (its sensitivity recorded) cannot give its budget
+  released <- ns$record_sensitivity(ledger, "check", 0.1)
+  expect_error(ns$absorb_releases(released, "path", "check", ""), "unreleased")
 })
 
 test_that("a release spread over more runs keeps its mu, and only when asked", {
