@@ -204,12 +204,14 @@ respread_release <- function(ledger, key, count, note, more = FALSE) {
 absorb_releases <- function(ledger, into, from, note) {
   m <- ledger$mechanisms
   row <- match(into, m$key)
-  gone <- match(from, m$key)
+  gone <- unique(match(from, m$key))
   gone <- gone[!is.na(gone) & m$count[gone] > 0]
   if (is.na(row) || !length(gone) || !is.finite(ledger$target_epsilon)) return(ledger)
   rows <- c(row, gone)
+  # (Gaussian full-batch rows of one part, none run yet, into one that runs)
   if (!all(m$type[rows] == "gaussian" & m$sampling[rows] == "none" & m$calibrated[rows]) ||
-      any(m$key[gone] %in% names(ledger$sensitivities)) || !(m$count[row] > 0)) {
+      any(m$part[rows] != m$part[row]) || row %in% gone ||
+      any(m$key[rows] %in% names(ledger$sensitivities)) || !(m$count[row] > 0)) {
     stop("internal error: only unreleased full-batch Gaussian rows can be absorbed",
          call. = FALSE)
   }

@@ -435,6 +435,16 @@ test_that("unreleased rows absorbed into another keep the total mu, and released
   # a row already released (its sensitivity recorded) cannot give its budget
   released <- ns$record_sensitivity(ledger, "check", 0.1)
   expect_error(ns$absorb_releases(released, "path", "check", ""), "unreleased")
+  expect_error(ns$absorb_releases(ns$record_sensitivity(ledger, "path", 0.1), "path", "check",
+                                  ""), "unreleased")
+  # a row named twice gives its budget once
+  twice <- ns$absorb_releases(ledger, "path", c("check", "check", "mean"), "")
+  expect_equal(mu2(twice), mu2(ledger), tolerance = 1e-12)
+  # rows of another part (parallel composition) cannot be moved
+  parts <- rows
+  parts$part[2] <- 1L
+  expect_error(ns$absorb_releases(ns$new_privacy_ledger(parts, 20, 1, 1e-5), "path", "check",
+                                  ""), "unreleased")
 })
 
 test_that("a release spread over more runs keeps its mu, and only when asked", {
