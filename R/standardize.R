@@ -833,10 +833,11 @@ warn_constant_columns <- function(xs, problem) {
                               if (length(v) > 8) sprintf(" and %d more", length(v) - 8) else "")
   if (any(xs$unresolved)) {
     dpglmnet_warn(sprintf(paste(
-      "%d column(s) (%s): nearly all their values look alike (at 0, or at 1 for",
-      "a dummy that is nearly always 1: released counts, or the released mean of",
-      "a dummy) and their spread cannot be resolved at this budget (a rare or a",
-      "nearly universal level, or a count that is mostly 0, looks like this); they are kept on",
+      "%d column(s) (%s): no released count of theirs clears the noise away from",
+      "0 (or, for a dummy, their released mean is near 0 or 1), so their spread",
+      "cannot be resolved at this budget (a rare or a nearly universal level, a",
+      "count that is mostly 0, or values spread thinly over a wide x.bounds look",
+      "like this); they are kept on",
       "their public interval at the smallest scale the noise can resolve, so",
       "their coefficients are noisy and can be far from the data's, in either",
       "direction (summary()'s noise_sd: the noise of one update on the",
