@@ -180,17 +180,22 @@ respread_release <- function(ledger, key, count, note, more = FALSE) {
   }
   m$count[row] <- count
   m$mechanism[row] <- paste0(m$mechanism[row], note)
-  m$epsilon <- NULL
-  m$gdp_mu <- NULL
-  spread <- new_privacy_ledger(m, ledger$noise_level, ledger$target_epsilon,
-                               ledger$target_delta, ledger$rng,
-                               sensitivities = ledger$sensitivities)
+  spread <- reaccount_ledger(ledger, m)
   if (!(spread$epsilon <= ledger$target_epsilon) ||
       !(count == 0 || sqrt(count) / spread$mechanisms$noise_multiplier[row] <=
         sqrt(planned) / ledger$mechanisms$noise_multiplier[row])) {
     stop("internal error: spreading a release would spend more than planned", call. = FALSE)
   }
   spread
+}
+
+# The ledger with its rows replaced by `mechanisms` (their counts or factors
+# changed) and the account made again at its noise level.
+reaccount_ledger <- function(ledger, mechanisms) {
+  mechanisms$epsilon <- NULL
+  mechanisms$gdp_mu <- NULL
+  new_privacy_ledger(mechanisms, ledger$noise_level, ledger$target_epsilon,
+                     ledger$target_delta, ledger$rng, sensitivities = ledger$sensitivities)
 }
 
 # The Gaussian rows `from` (calibrated, full-batch, none of them released)
@@ -221,11 +226,7 @@ absorb_releases <- function(ledger, into, from, note) {
   m$factor[row] <- m$factor[row] * sqrt(before / (before + added)) * (1 + 4 * .Machine$double.eps)
   m$count[gone] <- 0
   m$mechanism[gone] <- paste0(m$mechanism[gone], note)
-  m$epsilon <- NULL
-  m$gdp_mu <- NULL
-  absorbed <- new_privacy_ledger(m, ledger$noise_level, ledger$target_epsilon,
-                                 ledger$target_delta, ledger$rng,
-                                 sensitivities = ledger$sensitivities)
+  absorbed <- reaccount_ledger(ledger, m)
   if (!(absorbed$epsilon <= ledger$target_epsilon) ||
       !(mu2(absorbed$mechanisms, rows) <= mu2(ledger$mechanisms, rows))) {
     stop("internal error: absorbing releases would spend more than planned", call. = FALSE)
