@@ -270,14 +270,18 @@ noise_level_lambda <- function(threshold, active, alpha, default_lambda) {
 
 warn_signal_check <- function(check, problem) {
   if (is.null(check) || check$passed) return(invisible())
+  # (an estimate the noise's expected size is taken from, truncated at 0:
+  # not a 0 that was measured)
+  size <- if (isTRUE(check$released > 0)) sprintf("%.3g", check$released) else
+    "0 once its expected noise is taken away"
   source <- if (isTRUE(check$gate)) {
     sprintf(paste("the size of the signal at the start (the norm of the clipped",
-                  "gradients at the mean model, %.3g, estimated from the first pass's",
-                  "released gradients, without a release of its own)"), check$released)
+                  "gradients at the mean model, %s, estimated from the first pass's",
+                  "released gradients, without a release of its own)"), size)
   } else {
     sprintf(paste("the released size of the signal at the start (the norm of the clipped",
-                  "gradients at the mean model, %.3g, released with noise sd %.2g)"),
-            check$released, check$release_sd)
+                  "gradients at the mean model, %s, released with noise sd %.2g)"),
+            size, check$release_sd)
   }
   dpglmnet_warn(sprintf(paste(
     "%s does not",
