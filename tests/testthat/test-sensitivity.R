@@ -165,7 +165,8 @@ test_that("the l1 solvers: Gumbel and Laplace scales per radius from their rows"
 })
 
 test_that("the intercept-only fit: the Laplace scale = 1 / epsilon x (u - l) / n", {
-  d <- sensitivity_data()
+  # (n = 200: y's range histogram is not afforded at epsilon 0.5, R/intercept.R)
+  d <- sensitivity_data(200)
   set.seed(8)
   fit <- fit_quietly(d$x, d$y, solver = "intercept", epsilon = 0.5, y.bound = c(-6, 10))
   led <- fit$privacy
@@ -174,8 +175,8 @@ test_that("the intercept-only fit: the Laplace scale = 1 / epsilon x (u - l) / n
   expect_equal(fit$settings$intercept_noise_scale, row_noise(led, "path"))
   expect_equal(fit$settings$intercept_noise_scale,
                dpglmnet:::intercept_multiplier(0.5) * 16 / d$n)
-  # at n = 800 y's range is released first (its count noise is affordable,
-  # R/intercept.R): a histogram's count, sensitivity 2; then the mean of y
+  # at n = 800 (and 400) y's range is released first (its count noise is
+  # affordable, R/intercept.R): a histogram's count, sensitivity 2; then the mean of y
   # clamped to the released range [l, u] inside [-6, 10], (u - l) / n, at
   # half of epsilon
   d <- sensitivity_data(800)
