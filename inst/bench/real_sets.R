@@ -14,6 +14,7 @@
 #   Rscript inst/bench/real_sets.R --others   # and the sets of `other_loaders` (session 23)
 #   Rscript inst/bench/real_sets.R --sweep5   # and the sets of `sweep5_loaders` (session 27)
 #   Rscript inst/bench/real_sets.R --sweep6   # and the sets of `sweep6_loaders` (session 28)
+#   Rscript inst/bench/real_sets.R --sweep7   # and the sets of `sweep7_loaders` (session 29)
 #
 # `--extra` adds larger sets from dplyr and ggplot2 (storms, diamonds and
 # its price > 10000, txhousing: n = 7000-54000, high R^2, factor-heavy or
@@ -586,6 +587,132 @@ sweep6_loaders <- list(
                  "propylac", "hos.cat")], y = as.numeric(d$status), family = "binomial")
   }
 )
+# `--sweep7`: the sets of an independent sweep in session 29 that no
+# earlier bench read (AER, wooldridge, carData: wages, insurance, smoking,
+# 401(k) eligibility, test scores, mortgage and loan decisions, arrests,
+# call-backs, labour participation, birth weight, grades, votes). AER's
+# sets are skipped where AER is not installed. Their first results:
+# inst/bench/results/2026-11-28-session29.md.
+sweep7_frame <- function(pkg, name, keep = NULL) {
+  if (!have(pkg)) return(NULL)
+  d <- as.data.frame(dataset(pkg, name))
+  if (!is.null(keep)) d <- d[keep]
+  d <- d[stats::complete.cases(d), , drop = FALSE]
+  for (v in names(d)) {
+    if (is.character(d[[v]]) || is.logical(d[[v]])) d[[v]] <- factor(d[[v]])
+    if (is.factor(d[[v]])) d[[v]] <- droplevels(factor(d[[v]], ordered = FALSE))
+  }
+  d
+}
+sweep7_loaders <- list(
+  CPS1988 = function() {
+    d <- sweep7_frame("AER", "CPS1988")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), "wage")], y = log(d$wage), family = "gaussian")
+  },
+  HealthInsurance = function() {
+    d <- sweep7_frame("AER", "HealthInsurance")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), "insurance")], y = as.numeric(d$insurance == "yes"),
+         family = "binomial")
+  },
+  SmokeBan = function() {
+    d <- sweep7_frame("AER", "SmokeBan")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), "smoker")], y = as.numeric(d$smoker == "yes"),
+         family = "binomial")
+  },
+  Arrests = function() {
+    d <- sweep7_frame("carData", "Arrests")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), "released")], y = as.numeric(d$released == "No"),
+         family = "binomial")
+  },
+  STAR_mathk = function() {
+    keep <- c("gender", "ethnicity", "birth", "stark", "lunchk", "schoolk", "degreek",
+              "ladderk", "experiencek", "tethnicityk", "mathk")
+    d <- sweep7_frame("AER", "STAR", keep)
+    if (is.null(d)) return(NULL)
+    d$birth <- as.numeric(d$birth)
+    list(x = d[setdiff(keep, "mathk")], y = d$mathk, family = "gaussian")
+  },
+  k401ksubs = function() {
+    keep <- c("inc", "marr", "male", "age", "fsize", "nettfa", "pira", "e401k")
+    d <- sweep7_frame("wooldridge", "k401ksubs", keep)
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(keep, "e401k")], y = as.numeric(d$e401k), family = "binomial")
+  },
+  CASchools = function() {
+    keep <- c("county", "grades", "students", "teachers", "calworks", "lunch", "computer",
+              "expenditure", "income", "english", "read", "math")
+    d <- sweep7_frame("AER", "CASchools", keep)
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(keep, c("read", "math"))], y = (d$read + d$math) / 2,
+         family = "gaussian")
+  },
+  HMDA = function() {
+    d <- sweep7_frame("AER", "HMDA")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), "deny")], y = as.numeric(d$deny == "yes"), family = "binomial")
+  },
+  ResumeNames = function() {
+    d <- sweep7_frame("AER", "ResumeNames")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), c("call", "name"))], y = as.numeric(d$call == "yes"),
+         family = "binomial")
+  },
+  SwissLabor = function() {
+    d <- sweep7_frame("AER", "SwissLabor")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), "participation")],
+         y = as.numeric(d$participation == "yes"), family = "binomial")
+  },
+  Affairs = function() {
+    d <- sweep7_frame("AER", "Affairs")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), "affairs")], y = as.numeric(d$affairs > 0),
+         family = "binomial")
+  },
+  bwght = function() {
+    keep <- c("faminc", "cigtax", "cigprice", "fatheduc", "motheduc", "parity", "male",
+              "white", "cigs", "bwght")
+    d <- sweep7_frame("wooldridge", "bwght", keep)
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(keep, "bwght")], y = d$bwght, family = "gaussian")
+  },
+  gpa2 = function() {
+    d <- sweep7_frame("wooldridge", "gpa2")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), c("colgpa", "hsizesq"))], y = d$colgpa, family = "gaussian")
+  },
+  Chile = function() {
+    d <- sweep7_frame("carData", "Chile")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), "vote")], y = as.numeric(d$vote == "Y"), family = "binomial")
+  },
+  SLID = function() {
+    d <- sweep7_frame("carData", "SLID")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), "wages")], y = log(d$wages), family = "gaussian")
+  },
+  TeachingRatings = function() {
+    d <- sweep7_frame("AER", "TeachingRatings")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), c("eval", "prof"))], y = d$eval, family = "gaussian")
+  },
+  CollegeDistance = function() {
+    d <- sweep7_frame("AER", "CollegeDistance")
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(names(d), "score")], y = d$score, family = "gaussian")
+  },
+  loanapp = function() {
+    keep <- c("white", "hrat", "obrat", "loanprc", "unem", "male", "married", "dep", "sch",
+              "cosign", "chist", "pubrec", "mortlat1", "mortlat2", "vr", "approve")
+    d <- sweep7_frame("wooldridge", "loanapp", keep)
+    if (is.null(d)) return(NULL)
+    list(x = d[setdiff(keep, "approve")], y = as.numeric(d$approve), family = "binomial")
+  }
+)
 diamonds_frame <- function() {
   d <- as.data.frame(ggplot2::diamonds)
   for (v in c("cut", "color", "clarity")) d[[v]] <- factor(d[[v]], ordered = FALSE)
@@ -593,13 +720,14 @@ diamonds_frame <- function() {
        price = d$price)
 }
 all_loaders <- c(loaders, extra_loaders, more_loaders, new_loaders, other_loaders,
-                 sweep5_loaders, sweep6_loaders)
+                 sweep5_loaders, sweep6_loaders, sweep7_loaders)
 if ("--extra" %in% args) loaders <- c(loaders, extra_loaders)
 if ("--more" %in% args) loaders <- c(loaders, more_loaders)
 if ("--new" %in% args) loaders <- c(loaders, new_loaders)
 if ("--others" %in% args) loaders <- c(loaders, other_loaders)
 if ("--sweep5" %in% args) loaders <- c(loaders, sweep5_loaders)
 if ("--sweep6" %in% args) loaders <- c(loaders, sweep6_loaders)
+if ("--sweep7" %in% args) loaders <- c(loaders, sweep7_loaders)
 if (!is.null(only)) loaders <- all_loaders[intersect(only, names(all_loaders))]
 
 test_error <- function(family, link, y) {
