@@ -142,6 +142,25 @@ test_that("y's released range is read as the standardization's y: no hidden-mass
   expect_lt(sqrt(mean(errors^2)) / sd(y), 0.09)
 })
 
+test_that("a zero-inflated y is not read on a sliver at 0", {
+  # 75% zeros, the rest counts 1-12 spread thinly (wooldridge's affairs):
+  # the histograms see the zeros alone and read y as one value at 0; its
+  # mean over that sliver is 0. The half of the interval above 0 is read
+  # instead where the counts say so, else all of it
+  set.seed(3)
+  n <- 480
+  y <- ifelse(runif(n) < 0.75, 0, sample(c(1, 2, 3, 7, 12), n, replace = TRUE))
+  x <- matrix(rnorm(n * 2), n)
+  fits <- lapply(1:20, function(k) {
+    set.seed(k)
+    quietly(dpglmnet(x, y, solver = "intercept", epsilon = 0.5, y.bound = 24))
+  })
+  width <- vapply(fits, function(f) diff(f$settings$intercept_interval), numeric(1))
+  expect_true(all(width > 1))
+  errors <- vapply(fits, function(f) unname(f$a0[1]) - mean(y), numeric(1))
+  expect_lt(sqrt(mean(errors^2)) / sd(y), 0.2)
+})
+
 test_that("the released range's post-processing: bins put back, the other side, half the records", {
   ns <- asNamespace("dpglmnet")
   levels <- 20L
@@ -175,6 +194,14 @@ test_that("the released range's post-processing: bins put back, the other side, 
   # and the mirror side: [-25, -12.5] reaching 25
   expect_equal(other(counts(fine = c("19" = 40, "20" = 40)), c(-25, -12.5)), c(-25, 25))
   expect_equal(other(counts(fine = c("19" = 30, "20" = 30)), c(-25, -12.5)), c(-25, -12.5))
+  # a response whose visible records all sit at the anchor: the half of the
+  # interval whose fine bins outweigh the other's by 2 sds of the
+  # difference (sqrt(32) bins: 2 x 10 x 5.66 = 113), else all of it
+  hidden <- function(k) ns$hidden_response_clamp(c(0, 1e-4), k, 10, -100, 100, levels,
+                                                 fine_bins)
+  expect_equal(hidden(counts(fine = c("17" = 100, "18" = 30))), c(0, 100))
+  expect_equal(hidden(counts(fine = c("16" = 100, "15" = 30))), c(-100, 1e-4))
+  expect_equal(hidden(counts(fine = c("17" = 60, "18" = 30))), c(-100, 100))
   # half the records in the clamp's fine bins, or the public interval
   half <- function(k) ns$holds_half(c(12.5, 25), k, 100, -100, 100, levels, fine_bins)
   expect_true(half(counts(fine = c("19" = 30, "20" = 21))))
