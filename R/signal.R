@@ -270,10 +270,12 @@ noise_level_lambda <- function(threshold, active, alpha, default_lambda) {
 
 warn_signal_check <- function(check, problem) {
   if (is.null(check) || check$passed) return(invisible())
-  # (an estimate the noise's expected size is taken from, truncated at 0:
-  # not a 0 that was measured)
+  # (the gate's estimate has the noise's expected size taken away and is
+  # truncated at 0; the check's own release is a noisy norm: neither is a
+  # 0 that was measured)
   size <- if (isTRUE(check$released > 0)) sprintf("%.3g", check$released) else
-    "0 once its expected noise is taken away"
+    if (isTRUE(check$gate)) "0 once its expected noise is taken away" else
+      "at most 0 as released"
   source <- if (isTRUE(check$gate)) {
     sprintf(paste("the size of the signal at the start (the norm of the clipped",
                   "gradients at the mean model, %s, estimated from the first pass's",

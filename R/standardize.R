@@ -359,11 +359,11 @@ after_ranges <- function(s, r, count_sd) {
     # 62%: wooldridge, 480-650 records at epsilon 0.5, clamped to [0, 2.3e-5]
     # or [0, 0.003], the mean of y then 0 and 1.2 times the training mean's
     # test MSE), so y is read on its public interval, as x's hidden mass is,
-    # or on the half of it beyond the anchor where the fine bins' released
-    # counts there outweigh the other half's by 2 noise sds of the
-    # difference (a y >= 0: 40% zeros and exp(1 + z) otherwise, bound 137,
-    # 400 records at epsilon 0.5: the intercept's error 0.47 sd of y with
-    # the sliver, 0.87 on the whole interval, 0.43 on its half).
+    # or on the half of it beyond the anchor where the released counts there
+    # outweigh the other half's (hidden_response_clamp()). Likewise a clamp
+    # so flagged whose fine bins do not clearly hold most of the records
+    # (holds_most()): with y.bound = c(-5, 24) the fine bin holding 0 is
+    # [-0.47, 0.44], and affairs' clamp [0, 0.44] cut every count above 0.
     # Any other clamp is kept: one clear bin whose merged neighbours' noise
     # hid it (y = 1000 + 20 z, below), or a bin next to the anchor the
     # guards put back (wooldridge's apple, 38% zeros: [0, 5.25] of [0, 84],
@@ -372,7 +372,10 @@ after_ranges <- function(s, r, count_sd) {
     frame_now <- if (!is.null(frame)) frame else .histogram_frame_cpp(s$public_lower,
                                                                      s$public_upper)
     sliver <- (s$public_upper - s$public_lower) / s$plan$fine_bins / 8
-    if (isTRUE(r$constant[1L]) && max(abs(clamp - frame_now[[1L]])) < sliver) {
+    if (isTRUE(r$constant[1L]) &&
+        (max(abs(clamp - frame_now[[1L]])) < sliver ||
+         !holds_most(clamp, counts, count_sd, s$n, s$public_lower, s$public_upper,
+                     s$plan$levels, s$plan$fine_bins, frame))) {
       clamp <- hidden_response_clamp(clamp, counts, count_sd, s$public_lower,
                                      s$public_upper, s$plan$levels, s$plan$fine_bins, frame)
     }
@@ -421,19 +424,37 @@ after_ranges <- function(s, r, count_sd) {
   s
 }
 
+# Whether the released counts of the fine bins overlapping the clamp reach
+# holds_most_share of n, less 2 noise sds of their sum (post-processing).
+holds_most_share <- 0.9
+
+holds_most <- function(clamp, counts, count_sd, n, lower, upper, levels, fine_bins,
+                       frame = NULL) {
+  frame <- released_histograms(counts, lower, upper, levels, fine_bins, frame)
+  overlap <- frame$fine_starts < clamp[2L] & frame$fine_starts + frame$step > clamp[1L]
+  sum(frame$fine[overlap]) >= holds_most_share * n - 2 * count_sd * sqrt(sum(overlap))
+}
+
 # The clamp of a response whose visible records all sit at the anchor
-# (after_ranges()): the public interval, or the half of it on the side of
-# the anchor whose fine bins' released counts outweigh the other side's by
-# 2 noise sds of the difference (post-processing).
+# (after_ranges()): the half of the public interval on the side of the
+# anchor whose coarse bins (log-spaced about it, the centre bin left out:
+# the anchor's own mass says nothing of the side) outweigh the other
+# side's by 2 noise sds of the difference, else the whole interval; the
+# whole interval too where the anchor is an end of it (post-processing). An
+# independent review: counting the fine bin that starts at the anchor, and
+# so its zeros, on the upper side clamped a y <= 0 with 75% zeros to
+# [0, 24] in 5 fits of 20, and a y >= 0 with y.bound = c(-5, 24) (0 inside
+# a fine bin) to [-5, 0].
 hidden_response_clamp <- function(clamp, counts, count_sd, lower, upper, levels, fine_bins,
                                   frame = NULL) {
   frame <- released_histograms(counts, lower, upper, levels, fine_bins, frame)
   anchor <- frame$anchor
-  above <- frame$fine_starts >= anchor - 1e-9 * frame$step
-  difference <- sum(frame$fine[above]) - sum(frame$fine[!above])
-  noise <- 2 * count_sd * sqrt(length(frame$fine))
-  if (difference > noise) return(c(min(clamp[1L], anchor), upper))
-  if (-difference > noise) return(c(lower, max(clamp[2L], anchor)))
+  if (!(lower < anchor && anchor < upper)) return(c(lower, upper))
+  below <- sum(frame$coarse[seq_len(levels)])
+  above <- sum(frame$coarse[levels + 1L + seq_len(levels)])
+  noise <- 2 * count_sd * sqrt(2 * levels)
+  if (above - below > noise) return(c(min(clamp[1L], anchor), upper))
+  if (below - above > noise) return(c(lower, max(clamp[2L], anchor)))
   c(lower, upper)
 }
 

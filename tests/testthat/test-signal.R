@@ -283,9 +283,8 @@ test_that("a short path is gated by its first pass: no release, the noise-level 
   expect_true(any(grepl("estimated from the first pass's", seen, fixed = TRUE)))
   # (an estimate truncated at 0 is not printed as a measured 0)
   expect_false(any(grepl("at the mean model, 0,", seen, fixed = TRUE)))
-  if (check$released == 0) {
-    expect_true(any(grepl("0 once its expected noise is taken away", seen, fixed = TRUE)))
-  }
+  expect_equal(check$released, 0)
+  expect_true(any(grepl("0 once its expected noise is taken away", seen, fixed = TRUE)))
   # the threshold is the noise of one pass over the features; the lambda
   # k sigma (k = max(2, qnorm(1 - 0.5 / p)) = 2 at p = 6)
   sigma <- fit$settings$noise_sd[1:6]

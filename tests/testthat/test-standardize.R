@@ -614,6 +614,16 @@ test_that("the response's clamp gets the intercept's guards against a cut tail",
   expect_true(all(guarded <= alone))
   expect_gt(mean(alone), 0.2)
   expect_lt(mean(guarded), 0.95 * mean(alone))
+  # nearer the anchor (the bulk at 1 + 0.5 z, a quarter over [-2.5, 0]),
+  # reaching the mirror less than triples the clamp: 2 sds, and the guards
+  # put the quarter back in most draws (0.30 of the records cut alone, 0.10
+  # guarded)
+  y <- cbind(y = c(1 + 0.5 * rnorm(0.75 * n), runif(0.25 * n, -2.5, 0)))
+  alone <- vapply(1:20, function(k) cut(FALSE, k), numeric(1))
+  guarded <- vapply(1:20, function(k) cut(TRUE, k), numeric(1))
+  expect_true(all(guarded <= alone))
+  expect_gt(mean(alone), 0.2)
+  expect_lt(mean(guarded), 0.5 * mean(alone))
   # y's plan in a fit has them, x's has none
   plan <- dpglmnet:::standardization_plan(TRUE, TRUE, "gaussian", 100, FALSE, 1, 1)
   expect_null(plan$response)
