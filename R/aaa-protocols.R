@@ -181,6 +181,11 @@ lambda_path_unconverged <- function(problem, settings, lambda, relative) {
 #                             start of a DP-CD fit (b = 0), public, or NULL:
 #                             the reference of DP-CD's adaptive clip
 #                             (R/dpcd.R; NULL: none);
+#   tail_average              the share of a private DP-CD fit's passes
+#                             whose end iterates each lambda's result
+#                             averages (R/dpcd.R, dpcd_tail_average(); 0:
+#                             none), for a loss whose steps 1 / M_j reach
+#                             its minimum in a few passes;
 #   split_intercept           list(lower, upper, link) for a loss with
 #                             l'(eta, y) = l'(eta, 0) - y, y in [lower,
 #                             upper] = [0, 1] and l'(., 0) increasing with
@@ -211,7 +216,7 @@ new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = I
                        signal_mean = function(scale_y) NULL, single_lambda_passes = Inf,
                        path_passes = Inf,
                        derivative_scale = function(scale_y) NULL, split_intercept = NULL,
-                       offset_in_response = FALSE, classes = FALSE,
+                       tail_average = 0, offset_in_response = FALSE, classes = FALSE,
                        sql_invalid_response = function(y) NULL,
                        parameter = NULL, parameter_name = NULL,
                        with_parameter = function(value) NULL, closed_form_dual = FALSE) {
@@ -220,7 +225,7 @@ new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = I
                    standardize_response = standardize_response,
                    public_lambda_max = public_lambda_max, signal_mean = signal_mean,
                    derivative_scale = derivative_scale, split_intercept = split_intercept,
-                   single_lambda_passes = single_lambda_passes, path_passes = path_passes,
+                   tail_average = tail_average, single_lambda_passes = single_lambda_passes, path_passes = path_passes,
                    offset_in_response = offset_in_response, classes = classes,
                    sql_invalid_response = sql_invalid_response, parameter = parameter,
                    parameter_name = parameter_name, with_parameter = with_parameter,

@@ -728,8 +728,15 @@ dpcd_path_db <- function(x, y, settings) {
   scale <- settings$scale_reference
   released_scales <- numeric(0)
   factor <- 1
+  # tail averaging (src/dpglmnet/dpcd.h): each lambda ends at the mean of
+  # the iterates ending its last ceiling(tail_average x passes) passes
+  tail_average <- if (is.null(settings$tail_average)) 0 else settings$tail_average
+  tail_passes <- if (tail_average > 0) ceiling(tail_average * settings$passes) else 0
+  tail_from <- if (tail_passes > 1) settings$passes - tail_passes else settings$passes
   for (l in seq_along(lambdas)) {
     lambda <- lambdas[[l]]
+    tail_sum <- numeric(coordinates)
+    tail_count <- 0L
     for (pass in seq_len(settings$passes)) {
       change <- 0
       if (settings$selection == "permutation") order <- .noise_shuffle_cpp(stream, order)
@@ -782,6 +789,14 @@ dpcd_path_db <- function(x, y, settings) {
         coef <- (average_sum + coef * (coordinates - last_counted)) / coordinates
         if (!is.null(work)) database_update_eta(work, p, coef = coef)
       }
+      if (pass - 1L >= tail_from) {
+        tail_sum <- tail_sum + coef
+        tail_count <- tail_count + 1L
+      }
+    }
+    if (tail_count > 1L) {
+      coef <- tail_sum / tail_count
+      if (!is.null(work)) database_update_eta(work, p, coef = coef)
     }
     beta[, l] <- coef[seq_len(p)]
     if (intercept) a0[l] <- coef[[p + 1L]]

@@ -107,6 +107,12 @@ dpglmnet::CoordinateSettings coordinate_settings(const List& s, bool steps = tru
   if (s.containsElementNamed("threads")) c.threads = integer(s, "threads");
   // optional: epsilon = Inf fits stop at convergence (dpcd.h)
   if (s.containsElementNamed("stop_tolerance")) c.stop_tolerance = number(s, "stop_tolerance");
+  // optional: tail averaging (dpcd.h; R/dpcd.R), a share of the passes
+  if (s.containsElementNamed("tail_average")) {
+    c.tail_average = number(s, "tail_average");
+    if (!(c.tail_average >= 0.0 && c.tail_average <= 1.0))
+      stop("internal error: the tail average's share");
+  }
   // optional: features updated as one unit (dpcd.h; R/dpcd.R checks them)
   if (s.containsElementNamed("coordinate_block") && !Rf_isNull(s["coordinate_block"])) {
     const std::vector<double> block = numbers(s, "coordinate_block");

@@ -60,6 +60,10 @@ struct CoordinateSettings {
   // (0: always make every pass). Ignored when any sigma_j > 0, so the
   // number of passes of a private fit never depends on the data.
   double stop_tolerance = 0.0;
+  // Tail averaging (0: off): each fit() ends at the mean of the iterates
+  // that end its last ceil(tail_average x passes) passes. Post-processing of
+  // released steps: no privacy cost.
+  double tail_average = 0.0;
   // Per feature (length p, or empty: none), the block of coordinates with
   // disjoint supports it belongs to (0: its own unit). The caller
   // guarantees the supports are disjoint.
@@ -203,6 +207,11 @@ class DPCoordinateDescent {
     const int steps = units_;
     Penalty gated = penalty;
     const Penalty* current = &penalty;
+    const int tail_passes = settings_.tail_average > 0.0
+        ? static_cast<int>(std::ceil(settings_.tail_average * passes_)) : 0;
+    const int tail_from = tail_passes > 1 ? passes_ - tail_passes : passes_;
+    int tail_count = 0;
+    tail_sum_.assign(tail_passes > 1 ? coordinates_ : 0, 0.0);
     for (int pass = 0; pass < passes_; ++pass) {
       last_pass_change_ = 0.0;
       if (selection_ == Selection::permutation) shuffle_order();
@@ -251,8 +260,17 @@ class DPCoordinateDescent {
         recompute_linear_predictor();
       }
       if (stops_at_convergence_ && converged()) break;
+      if (pass >= tail_from) {
+        apply_pending_change();
+        for (int j = 0; j < coordinates_; ++j) tail_sum_[j] += coef_[j];
+        ++tail_count;
+      }
     }
     apply_pending_change();
+    if (tail_count > 1) {
+      for (int j = 0; j < coordinates_; ++j) coef_[j] = tail_sum_[j] / tail_count;
+      recompute_linear_predictor();
+    }
   }
 
   // The largest |change| of a coefficient in the last pass of fit(): a
@@ -532,6 +550,7 @@ class DPCoordinateDescent {
   std::vector<int> unit_coordinates_, unit_start_;
   int units_ = 0;
   std::vector<double> average_sum_;
+  std::vector<double> tail_sum_;
   std::vector<int> last_counted_;
   // The update of the last step, not yet applied to eta (-1: none).
   int pending_coordinate_ = -1;

@@ -16,7 +16,13 @@ test_that("a gaussian DP-CD fit raises its default clip where the noise is below
   expect_equal(s$clip_factor, expected)
   # the raised clip is the one clipped, noised and recorded on the ledger
   m <- s$smoothness_values
-  expect_equal(s$coordinate_clip, sqrt(m / sum(m)) * s$clip * expected)
+  # ... up to the largest term each coordinate can hold (released clamps):
+  # |x~_ij| times twice the largest |y~_i|, the intercept's x~ 1
+  r <- s$standardization
+  reach <- 2 * max(abs(c(r$y_lower, r$y_upper) - r$y_mean)) / r$y_sd
+  values <- pmax(abs(r$x_lower - r$x_center), abs(r$x_upper - r$x_center)) * r$x_scale
+  expect_equal(s$coordinate_clip, pmin(sqrt(m / sum(m)) * s$clip * expected,
+                                       c(values, 1) * reach))
   expect_equal(fit$privacy$sensitivities$path, 2 * s$coordinate_clip / n)
   expect_equal(s$noise_sd, z * 2 * s$coordinate_clip / n)
   # the noise of a coordinate gradient is then 0.02 on the standardized scale
