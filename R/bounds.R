@@ -45,6 +45,17 @@ check_x_bounds <- function(x.bounds, p, column_names = NULL, sparse = FALSE) {
         "intervals (lower, upper) or a named list of them, not %s."),
         class(x.bounds)[1L]))
     }
+    # (a named vector is matched by name, as a named list: by position its
+    # names would be silently ignored, and a bound put on the wrong column)
+    if (!is.null(names(x.bounds)) && any(nzchar(names(x.bounds)))) {
+      if (is.null(column_names)) {
+        dpglmnet_abort(arg, paste(
+          "is a named vector but x has no column names, so its names cannot be",
+          "matched: name the columns of x, or give unname(x.bounds) (one bound",
+          "per column, in order)."))
+      }
+      return(check_x_bounds(as.list(x.bounds), p, column_names, sparse))
+    }
     if (!length(x.bounds) %in% c(1L, p)) {
       dpglmnet_abort(arg, sprintf(paste(
         "must have length 1 or %d (one symmetric bound |x_ij| <= b_j per",
@@ -306,6 +317,27 @@ check_y_bound <- function(y.bound, arg = "y.bound") {
   }
   list(lower = y.bound[1L], upper = y.bound[2L],
        envelope = max(abs(y.bound[1L]), abs(y.bound[2L])))
+}
+
+# A private, standardized fit of a response the standardization scales
+# (gaussian) requires `y.bound`, as cv.dpglmnet() does: without it y is read as it is,
+# unscaled, and DP-CD's intercept moves by clipped steps, so a response
+# far from 0 was never reached, silently (an independent first-use review:
+# y near 650 at n = 20000, epsilon 1: intercept 300, a slope of the wrong
+# sign, test MSE 650 times var(y)). standardize = FALSE keeps y as given
+# (the DP-CD paper's setting, the data scaled beforehand).
+check_y_bound_given <- function(y_interval, family, epsilon, standardize) {
+  if (!is.null(y_interval) || !isTRUE(family$standardize_response) || !is.finite(epsilon) ||
+      !isTRUE(standardize)) {
+    return(invisible())
+  }
+  dpglmnet_abort("y.bound", sprintf(paste(
+    "must be given for a private fit of family = \"%s\": a public bound on",
+    "|y| (one number b) or an interval c(lower, upper), known without",
+    "looking at the data (crude will do: a test score is in c(0, 1000)).",
+    "y is clamped to it and its mean and scale are released from it;",
+    "without it y would be read unscaled and an intercept far from 0 never",
+    "reached. standardize = FALSE fits y as it is."), family$name))
 }
 
 # The clamp [lower, upper] of a fit's gaussian response: list(lower, upper),

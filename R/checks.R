@@ -94,7 +94,9 @@ check_x <- function(x, arg = "x", min_rows = 2L, values = TRUE) {
   } else {
     dpglmnet_abort(arg, sprintf(
       "must be a numeric matrix or a sparse Matrix (dgCMatrix), not %s.",
-      class(x)[1L]
+      if (is.matrix(x)) paste("a", typeof(x), "matrix")
+      else if (is.atomic(x) && is.null(dim(x))) paste("a", typeof(x), "vector")
+      else class(x)[1L]
     ))
   }
   if (nrow(x) < min_rows) {

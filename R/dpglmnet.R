@@ -485,7 +485,10 @@
 #'   clipped to L2 norm `C`; the other solvers: see their pages. For a
 #'   standardized gaussian DP-CD fit the default is raised where the
 #'   budget (or n) leaves the noise of a coordinate gradient below 0.02 on
-#'   the standardized scale, until it reaches it: clipping residuals biases
+#'   the standardized scale, until it reaches it, or until it reaches the
+#'   largest term the coordinate can hold (from the released clamps of x
+#'   and y: beyond it nothing is clipped, and the noise falls with epsilon
+#'   again): clipping residuals biases
 #'   the fit toward a robust, median-like one, a bias that a larger budget
 #'   does not shrink, while the noise does (public: from n and the
 #'   calibrated noise; `summary()` prints the factor; never with a `clip`
@@ -550,7 +553,8 @@
 #'   inputs).
 #' @param x.bounds Public bounds on the columns of `x`, in one of these forms:
 #'   * symmetric, \eqn{|x_{ij}| \le b_j}: one value `b` for all columns or
-#'     one per column, in \[1e-100, 1e100\];
+#'     one per column, in \[1e-100, 1e100\]; a named vector is matched to
+#'     the columns of `x` by name (every column named), as a list;
 #'   * intervals \eqn{l_j \le x_{ij} \le u_j}: a p x 2 numeric matrix
 #'     `cbind(lower, upper)` (or 1 x 2 for all columns; row names, if any,
 #'     name the columns of `x`, in any order), or a list named by the columns
@@ -593,7 +597,8 @@
 #'   releases as one unit (see [dpcd]); a block's values are read with at
 #'   most one non-zero per record (the first), so a wrong mark costs
 #'   accuracy, never privacy.
-#' @param y.bound Public bound on `y` (gaussian): one number `b`
+#' @param y.bound Public bound on `y` (gaussian; required for a private fit
+#'   with `standardize = TRUE`, as in [cv.dpglmnet()]): one number `b`
 #'   (\eqn{|y_i| \le b}, the interval \[-b, b\]), in \[1e-100, 1e100\], or
 #'   an interval `c(lower, upper)` (\eqn{l \le y_i \le u}; finite, within
 #'   \[-1e100, 1e100\], lower < upper), e.g. `c(0, 5e5)` for a price. `y` is
@@ -1051,6 +1056,7 @@ check_problem <- function(x, y, family, alpha, nlambda, lambda.min.ratio,
   }
   problem <- solver_declared$check(problem)
   if (bounds_missing) check_x_bounds_given(x.bounds, standardize_given, epsilon, solver)
+  check_y_bound_given(y_interval, family, epsilon, standardize)
   problem
 }
 

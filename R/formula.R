@@ -132,7 +132,11 @@ frame_design <- function(values) {
   y <- if (response) check_frame_response(frame[[response]], names(frame)[response])
        else values[["y", exact = TRUE]]
   classes <- vapply(frame[predictors], categorical_class, character(1))
-  warn_character_levels(names(frame)[predictors][classes == "character"], frame_arg)
+  # (only the variables a term uses: y ~ . - v keeps v in the frame)
+  factors <- attr(terms, "factors")
+  used <- if (length(factors)) rownames(factors)[rowSums(factors != 0) > 0] else character(0)
+  character_columns <- intersect(names(frame)[predictors][classes == "character"], used)
+  warn_character_levels(character_columns, frame_arg)
   categorical <- names(frame)[predictors][classes != "numeric"]
   # model.matrix()'s default contrasts: treatment, polynomial for an
   # ordered factor
@@ -186,6 +190,11 @@ frame_design <- function(values) {
                              poly_ranges),
     recipe = list(terms = model_terms, xlevels = stats::.getXlevels(model_terms, frame),
                   contrasts = recipe_contrasts, formula_interface = frame_arg == "data"),
+    disclosures = if (length(character_columns)) sprintf(paste(
+      "the levels of character column%s %s, taken from the values in the data",
+      "(the coefficient names; private only if they are public schema)"),
+      if (length(character_columns) > 1L) "s" else "",
+      paste0("`", character_columns, "`", collapse = ", ")),
     coding = coding_map(full, terms, assign[keep],
                         lapply(stats::setNames(nm = intersect(c(full, mapped), ordered)),
                                function(v) nlevels(frame[[v]])), mapped)
@@ -395,8 +404,10 @@ frame_variable_bounds <- function(x.bounds, numeric_variables, categorical, arg)
   }
   unknown <- setdiff(bound_names, numeric_variables)
   if (length(unknown)) {
-    dpglmnet_abort("x.bounds", sprintf(
-      "names %s, which %s no numeric column of `%s` (numeric columns: %s).",
+    dpglmnet_abort("x.bounds", sprintf(paste(
+      "names %s, which %s no numeric variable of the model (its numeric",
+      "variables, as the formula computes them from `%s`: %s; a transformed",
+      "column is bounded as the formula uses it, e.g. c(\"log(age)\" = 5))."),
       paste0("`", unknown, "`", collapse = ", "), if (length(unknown) > 1L) "are" else "is",
       arg, if (length(numeric_variables)) paste0("`", numeric_variables, "`", collapse = ", ")
            else "none"))
@@ -495,6 +506,7 @@ fit_from_frame <- function(call, env) {
   arguments["x.bounds"] <- list(design$x.bounds)
   fit <- treatment_fit(fit_matrix(dpglmnet, design$x, design$y, arguments), design$coding)
   fit <- attach_recipe(fit, design$recipe)
+  if (!is.null(fit)) fit$privacy <- note_disclosures(fit$privacy, design$disclosures)
   fit$call <- frame_call(call, "dpglmnet")
   fit
 }
@@ -543,6 +555,12 @@ cv_dpglmnet_frame <- function(call, env) {
   cvfit <- treatment_cv(fit_matrix(cv.dpglmnet, design$x, design$y, arguments), design$coding)
   cvfit$dpglmnet.fit <- attach_recipe(cvfit$dpglmnet.fit, design$recipe)
   cvfit$refit <- attach_recipe(cvfit$refit, design$recipe)
+  cvfit$privacy <- note_disclosures(cvfit$privacy, design$disclosures)
+  for (part in c("dpglmnet.fit", "refit")) {
+    if (!is.null(cvfit[[part]])) {
+      cvfit[[part]]$privacy <- note_disclosures(cvfit[[part]]$privacy, design$disclosures)
+    }
+  }
   cvfit$call <- frame_call(call, "cv.dpglmnet")
   cvfit
 }

@@ -536,11 +536,13 @@ narrowed_clamp_text <- function(object) {
   narrowed <- fitted & (rep_len(r$x_lower, p) > public$lower |
                           rep_len(r$x_upper, p) < public$upper)
   if (!any(narrowed)) return(invisible())
+  counted <- if (sum(fitted) == 1L) "the column with a coefficient is" else
+    sprintf("%d of the %d columns with a coefficient are", sum(narrowed), sum(fitted))
   cat(wrap_text(sprintf(paste(
-    "Clamps: %d of the %d columns with a coefficient are read clamped to",
+    "Clamps: %s read clamped to",
     "released ranges inside their `x.bounds` (summary() lists them): coef() is",
     "the model of the clamped values, and predict() clamps new records the same",
-    "way (clamp them too before using coef() by hand)."), sum(narrowed), sum(fitted))),
+    "way (clamp them too before using coef() by hand)."), counted)),
     sep = "\n")
 }
 

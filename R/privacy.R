@@ -327,7 +327,8 @@ new_privacy_ledger <- function(mechanisms, z, target_epsilon, target_delta,
     method = total$method,
     accountant = if (private) {
       accountant_description(total$method, parts,
-                             revealed = any(mechanisms$sampling == "revealed"))
+                             revealed = any(mechanisms$sampling == "revealed"),
+                             pure = any(mechanisms$type == "laplace"))
     }
                  else "none: epsilon = Inf, no noise and no clipping (not private)",
     mu = if (private && total$method == "gdp") total$mu else NA_real_,
@@ -358,7 +359,7 @@ new_privacy_ledger <- function(mechanisms, z, target_epsilon, target_delta,
   ), class = "dpglmnet_privacy")
 }
 
-accountant_description <- function(method, parts, revealed = FALSE) {
+accountant_description <- function(method, parts, revealed = FALSE, pure = TRUE) {
   text <- switch(method,
     gdp = "exact Gaussian DP composition (Dong, Roth & Su 2022)",
     rdp = if (revealed) {
@@ -372,7 +373,9 @@ accountant_description <- function(method, parts, revealed = FALSE) {
     },
     basic = "basic composition of pure-DP mechanisms",
     none = "nothing released")
-  text <- paste0(text, if (method != "basic") " + basic composition with pure-DP mechanisms")
+  # (said only where pure-DP rows are composed so: an exponential
+  # mechanism in Renyi DP is composed as zCDP, above)
+  text <- paste0(text, if (method != "basic" && pure) " + basic composition with pure-DP mechanisms")
   if (length(parts)) text <- paste(text, "within each part; parallel composition across parts")
   text
 }
@@ -412,7 +415,7 @@ format_privacy_line <- function(ledger) {
 
 # One line per mechanism: how many times it ran, what it released, and its
 # noise as a multiple of its replace-one sensitivity.
-mechanism_lines <- function(mechanisms) {
+mechanism_lines <- function(mechanisms, method = NULL) {
   vapply(seq_len(nrow(mechanisms)), function(k) {
     row <- mechanisms[k, ]
     noise <- switch(row$type,
@@ -427,8 +430,15 @@ mechanism_lines <- function(mechanisms) {
       if (!identical(row$sampling, "none"))
         sprintf("batches at rate %s", format(signif(row$sampling_rate, 3))),
       if (row$part > 0) sprintf("part %d of the split only", row$part),
-      if (!is.null(row$epsilon) && !is.na(row$epsilon))
-        sprintf("epsilon %s", format(signif(row$epsilon, 3))))
+      if (!is.null(row$epsilon) && !is.na(row$epsilon)) {
+        # (an exponential row in Renyi DP is composed as zCDP, rho =
+        # epsilon^2 / 8 per release: its basic-composition epsilon, which
+        # can exceed the fit's total, is not what it is charged)
+        if (identical(row$type, "exponential") && identical(method, "rdp")) {
+          sprintf("pure epsilon %s per release, composed as zCDP",
+                  format(signif(row$epsilon / row$count, 3)))
+        } else sprintf("epsilon %s", format(signif(row$epsilon, 3)))
+      })
     # the numeric sensitivity recorded at the release (the largest, when
     # there is one per coordinate)
     value <- if (is.null(row$sensitivity_value) || is.na(row$sensitivity_value)) ""
@@ -514,10 +524,13 @@ print.dpglmnet_privacy <- function(x, details = FALSE, ...) {
     paste0("Accountant: ", x$accountant, "."),
     paste0("Sampling: ", x$sampling, "."),
     if (!is.null(x$parts)) paste0("Parts: ", x$parts, "."),
-    sprintf("Noise source: %s.", x$rng))
+    sprintf("Noise source: %s.", rng_text(x$rng)),
+    if (length(x$disclosures)) {
+      paste0("Outside the guarantee: ", paste(x$disclosures, collapse = "; "), ".")
+    })
   for (line in lines) cat(wrap_text(line, indent = 2, exdent = 4), sep = "\n")
   cat(sprintf("  Mechanisms (%s releases):\n", format(sum(x$mechanisms$count), big.mark = ",")))
-  for (line in mechanism_lines(x$mechanisms)) {
+  for (line in mechanism_lines(x$mechanisms, x$method)) {
     cat(wrap_text(line, indent = 4, exdent = 6), sep = "\n")
   }
   if (details) {
@@ -541,3 +554,22 @@ as.data.frame.dpglmnet_privacy <- function(x, row.names = NULL, optional = FALSE
 # Draws the seed of the C++ generator from R's RNG, so set.seed() reproduces
 # a fit. With rng = "secure" the C++ side ignores it.
 draw_seed <- function() as.numeric(sample.int(2147483647L, 2L))
+
+# The ledger's noise source, with what its guarantee assumes.
+rng_text <- function(rng) {
+  if (identical(rng, "seeded")) {
+    return(paste("seeded (from R's random number generator: set.seed() reproduces",
+                 "the noise, so the guarantee assumes the seed stays secret; rng =",
+                 "\"secure\" draws from the operating system)"))
+  }
+  rng
+}
+
+# What a fit reveals outside its mechanisms, said on its ledger: the levels
+# of a data frame's character columns, read from the data (private only
+# when they are public schema; the fit warns as well).
+note_disclosures <- function(privacy, disclosures) {
+  if (is.null(privacy) || !length(disclosures)) return(privacy)
+  privacy$disclosures <- unique(c(privacy$disclosures, disclosures))
+  privacy
+}

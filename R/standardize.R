@@ -396,6 +396,15 @@ after_ranges <- function(s, r, count_sd) {
   # released counts (post-processing): half of them in an outermost coarse bin
   outer <- pmax(r$counts[1L, ], r$counts[2L * s$plan$levels + 1L, ])
   s$at_bound <- outer > s$n / 2
+  # A pile in the fine bin at an end of the public interval, the 1/32 of it
+  # next to the bound: the signature of values clamped to it (an
+  # independent first-use review: half of an income above its bound 20,
+  # its coefficient 3 times glmnet's, and no word). pile_share of the
+  # records and 3 noise sds of the bin, from released counts only.
+  if (nrow(fine)) {
+    ends <- pmax(fine[1L, ], fine[nrow(fine), ])
+    s$piled <- !s$binary & ends > max(pile_share * s$n, 3 * count_sd)
+  }
   # Every clear count at the anchor (0) and a clamp cut to a sliver: the
   # column is all zeros or it hides a rare mass the counts cannot see (a
   # 1% dummy: 80 records against a count noise sd of 68 at n = 8000,
@@ -603,8 +612,15 @@ after_moments <- function(s, moments) {
   floored <- scale$constant & !hidden & s$spread
   list(lower = lower, upper = upper, mean = scale$mean + s$shift, sd = scale$sd,
        constant = scale$constant & !hidden & !floored, unresolved = scale$constant & hidden,
-       floored = floored, at_bound = at_bound)
+       floored = floored, at_bound = at_bound,
+       piled = if (is.null(s$piled)) rep(FALSE, s$p) else s$piled)
 }
+
+# The share of the records in the fine bin at a bound that reads as a pile
+# of clamped values (a uniform column over its exact public interval puts
+# 1/32 there). Not for an interval given as such (an age in [18, 90], a
+# score's ceiling: values at its ends are the data), nor 0/1 columns.
+pile_share <- 0.1
 
 # The ranges and moments of one design at noise multipliers noise_ranges and
 # noise_moments (0: exact), one step after the other, with a ledger of its
@@ -916,6 +932,18 @@ warn_constant_columns <- function(xs, problem) {
       "`x.bounds` (an interval near each column's range) make their moments",
       "less noisy."),
       sum(xs$floored), shown(problem$variable_names[xs$floored])))
+  }
+  piled <- if (length(xs$piled) == length(xs$constant) && !is.null(problem$x.lower)) {
+    xs$piled & !xs$constant & problem$x.lower == -problem$x.upper
+  } else rep(FALSE, length(xs$constant))
+  if (any(piled)) {
+    dpglmnet_warn(sprintf(paste(
+      "`x.bounds` may be too small for %s: %s released counts put more than",
+      "%d%% of the records in the last 1/32 of the bound, where values clamped",
+      "to it pile up. The fit models the clamped column, whose coefficient can",
+      "then be far from the data's; give bounds that cover the data."),
+      shown(problem$variable_names[piled]),
+      if (sum(piled) > 1L) "their" else "its", round(100 * pile_share)))
   }
   if (!any(xs$constant)) return(invisible())
   names <- problem$variable_names[xs$constant]

@@ -211,7 +211,7 @@ test_that("the planned ledger is the ledger the fit keeps", {
          nlambda = 2, passes = 1),
     list(lambda = c(0.5, 0.1), passes = 2, smoothness = "uniform", standardize = FALSE),
     list(solver = "dpsgd", x.bounds = 4, y.bound = 10, nlambda = 2, passes = 1),
-    list(solver = "dpscd", alpha = 0, intercept = FALSE, x.bounds = 4,
+    list(solver = "dpscd", alpha = 0, intercept = FALSE, x.bounds = 4, y.bound = 10,
          lambda = c(0.5, 0.1), passes = 1),
     list(solver = "dpfw", l1.radius = c(0.5, 1), passes = 5, y.bound = 10,
          standardize = FALSE),

@@ -35,6 +35,7 @@ test_that("a fit with x.bounds equals the fit on the clamped data", {
           set.seed(5)
           dpglmnet(storages[[storage]](design), y, family = family,
                    solver = solver, epsilon = 2, x.bounds = bounds_given,
+                   y.bound = if (family == "gaussian") 20,
                    nlambda = 3, passes = 3, batch.size = 25)
         }
         a <- fit(x, bounds)
@@ -53,10 +54,10 @@ test_that("a fit with x.bounds equals the fit on the clamped data", {
   for (smoothness in c("bounds", "exact")) {
     eps <- if (smoothness == "exact") Inf else 1
     set.seed(6)
-    a <- dpglmnet(x, y, epsilon = eps, x.bounds = bounds, smoothness = smoothness,
-                  lambda = c(0.5, 0.1), passes = 4)
+    a <- dpglmnet(x, y, epsilon = eps, x.bounds = bounds, y.bound = 20,
+                  smoothness = smoothness, lambda = c(0.5, 0.1), passes = 4)
     set.seed(6)
-    b <- dpglmnet(clamped, y, epsilon = eps, x.bounds = bounds,
+    b <- dpglmnet(clamped, y, epsilon = eps, x.bounds = bounds, y.bound = 20,
                   smoothness = smoothness, lambda = c(0.5, 0.1), passes = 4)
     expect_equal(a$beta, b$beta, tolerance = 1e-12, label = smoothness)
   }

@@ -111,8 +111,8 @@ test_that("bad arguments name themselves", {
 })
 
 test_that("methods check their arguments", {
-  fit <- suppressWarnings(dpglmnet(x, y, epsilon = 1, x.bounds = 5),
-                          classes = "dpglmnet_warning")
+  fit <- suppressWarnings(dpglmnet(x, y, epsilon = 1, x.bounds = 5, y.bound = 20,
+                                   solver = "dpcd"), classes = "dpglmnet_warning")
   expect_dpglmnet_error(coef(fit, s = -1), "`s`")
   expect_dpglmnet_error(predict(fit, x[, 1:2]), "`newx`")
   expect_dpglmnet_error(predict(fit), "`newx`")

@@ -320,9 +320,10 @@ test_that("the choice rule: public inputs only, at the moderate-n threshold", {
                                              offset.bound = 1)), "dpcd")
   expect_identical(plan_solver(400, 10, list(epsilon = 0.5, intercept = FALSE)), "dpcd")
   d <- intercept_data(400)
-  no_bound <- ns$plan_private_path(ns$checked_spec(d$x, d$y, list(epsilon = 0.5,
-                                                                  x.bounds = 4)))
-  expect_identical(no_bound$problem$solver, "dpcd")
+  # (without y.bound a private standardized gaussian fit is an error that
+  # says so, before any choice)
+  expect_dpglmnet_error(ns$checked_spec(d$x, d$y, list(epsilon = 0.5, x.bounds = 4)),
+                        "`y.bound`")
   # the reason is reported
   fit <- quietly(dpglmnet(d$x, d$y, epsilon = 0.5, x.bounds = 4, y.bound = 8))
   expect_match(fit$settings$solver_choice, "moderate-n criterion", fixed = TRUE)

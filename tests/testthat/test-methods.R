@@ -1,7 +1,8 @@
 test_that("the fit has glmnet's shape", {
   d <- simulate_gaussian(n = 200, p = 4)
   colnames(d$x) <- c("a", "b", "c", "d")
-  fit <- dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 10, nlambda = 6)
+  fit <- dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 10, y.bound = 20, nlambda = 6,
+                  solver = "dpcd")
   expect_s3_class(fit, "dpglmnet")
   expect_s4_class(fit$beta, "dgCMatrix")
   expect_equal(dimnames(fit$beta), list(c("a", "b", "c", "d"), paste0("s", 0:5)))
@@ -54,7 +55,7 @@ test_that("binomial predictions: response and class", {
 
 test_that("plot draws the paths", {
   d <- simulate_gaussian(n = 200, p = 4)
-  fit <- dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 10)
+  fit <- dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 10, y.bound = 20, solver = "dpcd")
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_invisible(plot(fit))

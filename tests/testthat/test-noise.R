@@ -52,9 +52,9 @@ test_that("set.seed reproduces a fit and different seeds differ", {
                      fit_once(5, selection = sel)$beta)
   }
   set.seed(1)
-  s1 <- dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 10, rng = "secure")
+  s1 <- dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 10, y.bound = 20, rng = "secure")
   set.seed(1)
-  s2 <- dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 10, rng = "secure")
+  s2 <- dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 10, y.bound = 20, rng = "secure")
   expect_false(identical(list(s1$beta, s1$a0), list(s2$beta, s2$a0)))
   expect_identical(s1$privacy$rng, "secure")
 })
