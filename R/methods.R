@@ -332,6 +332,27 @@ lambda_interpolation <- function(lambda, s) {
   list(left = left, right = right, fraction = fraction)
 }
 
+# An `s` off a one-lambda fit's lambda returns that fit, as glmnet does;
+# but a glmnet user never gets a one-lambda fit from the defaults, which
+# make one where the budget affords no path (an independent first-use
+# review: every s of a script silently gave the same coefficients).
+warn_single_lambda <- function(object, s) {
+  if (length(object$lambda) != 1L || !length(s)) return(invisible())
+  # (nor an intercept-only fit, which said so when fitted: no lambda to pick)
+  if (identical(object$settings$path_parameter, "radius") ||
+      isTRUE(object$settings$intercept_only)) {
+    return(invisible())
+  }
+  lambda <- object$lambda
+  off <- abs(s - lambda) > 1e-8 * max(lambda, 1e-300)
+  if (!any(off)) return(invisible())
+  dpglmnet_warn(sprintf(paste(
+    "the fit has a single lambda (%s): s = %s gives its coefficients, as glmnet",
+    "does for a one-lambda fit. The defaults fit one lambda where the budget",
+    "affords no path (fit$settings$lambda_max_source says so)."),
+    format(signif(lambda, 4)), paste(format(signif(s[off], 4)), collapse = ", ")))
+}
+
 check_s <- function(s) {
   if (is.null(s)) return(NULL)
   if (is.character(s)) {
@@ -349,6 +370,7 @@ path_coefficients <- function(object, s) {
                            object$beta)
   rownames(coefs) <- c("(Intercept)", rownames(object$beta))
   if (is.null(s)) return(methods::as(coefs, "CsparseMatrix"))
+  warn_single_lambda(object, s)
   w <- lambda_interpolation(object$lambda, s)
   coefs <- coefs[, w$left, drop = FALSE] %*% Matrix::Diagonal(x = w$fraction) +
     coefs[, w$right, drop = FALSE] %*% Matrix::Diagonal(x = 1 - w$fraction)

@@ -163,3 +163,36 @@ test_that("a factor whose baseline level cannot be resolved is said so", {
   df$g <- stats::relevel(df$g, "a")
   expect_no_match(warned(df), "baseline", fixed = TRUE)
 })
+
+test_that("an s off a one-lambda fit's lambda is said so, not silently ignored", {
+  d <- simulate_gaussian(n = 2000, p = 4)
+  set.seed(1)
+  fit <- quietly(dpglmnet(d$x, d$y, epsilon = 1, x.bounds = 20, y.bound = 20, solver = "dpcd"))
+  expect_length(fit$lambda, 1L)
+  expect_warning(b <- coef(fit, s = 0.1), "single lambda", class = "dpglmnet_warning")
+  expect_equal(as.numeric(b), as.numeric(coef(fit)))
+  expect_warning(predict(fit, d$x[1:3, ], s = c(0.1, 0.01)), "single lambda")
+  expect_no_warning(coef(fit, s = fit$lambda))
+  expect_no_warning(coef(fit))
+})
+
+test_that("a validation curve within its own noise is said so", {
+  set.seed(13)
+  n <- 300
+  x <- cbind(a = rnorm(n), b = rnorm(n), c = rnorm(n))
+  y <- 2 * x[, 1] + rnorm(n)
+  messages <- character(0)
+  set.seed(1)
+  withCallingHandlers(cv.dpglmnet(x, y, epsilon = 1, x.bounds = 8, y.bound = 20,
+                                  lambda = c(0.5, 0.1, 0.01)),
+                      warning = function(w) {
+                        messages <<- c(messages, conditionMessage(w))
+                        invokeRestart("muffleWarning")
+                      })
+  expect_true(any(grepl("chosen mostly by", messages, fixed = TRUE)))
+  # the rule, on released values: a spread well above the noise's range is not
+  warn_noisy_curve <- dpglmnet:::warn_noisy_curve
+  expect_no_warning(warn_noisy_curve(c(1, 0.8, 0.6, 0.5), 0.01))
+  expect_warning(warn_noisy_curve(c(0.51, 0.5, 0.52, 0.5), 0.01), "mostly by")
+  expect_no_warning(warn_noisy_curve(c(0.51, 0.5), 0))
+})
