@@ -47,7 +47,10 @@ check_x_bounds <- function(x.bounds, p, column_names = NULL, sparse = FALSE) {
     }
     # (a named vector is matched by name, as a named list: by position its
     # names would be silently ignored, and a bound put on the wrong column)
-    if (!is.null(names(x.bounds)) && any(nzchar(names(x.bounds)))) {
+    # (one value named otherwise, e.g. quantile()'s "100%", is one bound for
+    # every column, as before)
+    if (!is.null(names(x.bounds)) && any(nzchar(names(x.bounds))) &&
+        (length(x.bounds) > 1L || any(names(x.bounds) %in% column_names))) {
       if (is.null(column_names)) {
         dpglmnet_abort(arg, paste(
           "is a named vector but x has no column names, so its names cannot be",

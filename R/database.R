@@ -795,7 +795,9 @@ dpcd_path_db <- function(x, y, settings) {
       }
     }
     if (tail_count > 1L) {
-      coef <- tail_sum / tail_count
+      # (a feature the last pass left at 0 stays there, as in the core)
+      zero <- c(coef[seq_len(p)] == 0, rep(FALSE, coordinates - p))
+      coef <- ifelse(zero, 0, tail_sum / tail_count)
       if (!is.null(work)) database_update_eta(work, p, coef = coef)
     }
     beta[, l] <- coef[seq_len(p)]

@@ -136,6 +136,16 @@ frame_design <- function(values) {
   factors <- attr(terms, "factors")
   used <- if (length(factors)) rownames(factors)[rowSums(factors != 0) > 0] else character(0)
   character_columns <- intersect(names(frame)[predictors][classes == "character"], used)
+  # (and a character column of the data that a term makes a factor of,
+  # factor(job): its levels are the data's values too, unless the call
+  # declares them, factor(job, levels = ...))
+  character_data <- names(data)[vapply(data, is.character, logical(1))]
+  for (column in intersect(names(frame)[predictors][classes != "numeric"], used)) {
+    expression <- tryCatch(str2lang(column), error = function(e) NULL)
+    if (is.call(expression) && "levels" %in% names(expression)) next
+    inner <- if (is.null(expression)) character(0) else all.vars(expression)
+    character_columns <- union(character_columns, intersect(inner, character_data))
+  }
   warn_character_levels(character_columns, frame_arg)
   categorical <- names(frame)[predictors][classes != "numeric"]
   # model.matrix()'s default contrasts: treatment, polynomial for an

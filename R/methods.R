@@ -656,7 +656,16 @@ clip_text <- function(settings) {
     # (DP-CD's default clip raised where the budget leaves its noise small, R/dpcd.R)
     factor <- settings$clip_factor
     text <- if (!is.null(factor) && factor > 1) {
-      sprintf("%s x %.3g (raised with the budget)", format(settings$clip), factor)
+      clips <- settings$coordinate_clip
+      nominal <- settings$clip * factor
+      capped <- length(clips) && is.numeric(settings$clip) &&
+        any(clips < 0.999 * nominal * sqrt(settings$smoothness_values /
+                                           sum(settings$smoothness_values)))
+      sprintf("%s x %.3g (raised with the budget%s)", format(settings$clip), factor,
+              if (isTRUE(capped)) {
+                sprintf(paste0("; each coordinate's at most the largest term it can hold:",
+                               " %.3g to %.3g"), min(clips), max(clips))
+              } else "")
     } else format(settings$clip)
     # (DP-CD's adaptive clip, R/dpcd.R: the clips' factor at the end)
     adaptive <- settings$adaptive_clip_scale

@@ -328,7 +328,8 @@ new_privacy_ledger <- function(mechanisms, z, target_epsilon, target_delta,
     accountant = if (private) {
       accountant_description(total$method, parts,
                              revealed = any(mechanisms$sampling == "revealed"),
-                             pure = any(mechanisms$type == "laplace"))
+                             pure = any(mechanisms$type == "laplace") ||
+                               (total$method != "rdp" && any(mechanisms$type == "exponential")))
     }
                  else "none: epsilon = Inf, no noise and no clipping (not private)",
     mu = if (private && total$method == "gdp") total$mu else NA_real_,
@@ -373,8 +374,8 @@ accountant_description <- function(method, parts, revealed = FALSE, pure = TRUE)
     },
     basic = "basic composition of pure-DP mechanisms",
     none = "nothing released")
-  # (said only where pure-DP rows are composed so: an exponential
-  # mechanism in Renyi DP is composed as zCDP, above)
+  # (said only where pure-DP rows are composed so: Laplace rows, and
+  # exponential ones outside Renyi DP, where they are composed as zCDP)
   text <- paste0(text, if (method != "basic" && pure) " + basic composition with pure-DP mechanisms")
   if (length(parts)) text <- paste(text, "within each part; parallel composition across parts")
   text

@@ -940,8 +940,10 @@ warn_constant_columns <- function(xs, problem) {
     dpglmnet_warn(sprintf(paste(
       "`x.bounds` may be too small for %s: %s released counts put more than",
       "%d%% of the records in the last 1/32 of the bound, where values clamped",
-      "to it pile up. The fit models the clamped column, whose coefficient can",
-      "then be far from the data's; give bounds that cover the data."),
+      "to it pile up (unless the column takes the bound's value itself: a",
+      "coded +-1, a score at its ceiling). The fit models the clamped column,",
+      "whose coefficient can then be far from the data's; give bounds that",
+      "cover the data."),
       shown(problem$variable_names[piled]),
       if (sum(piled) > 1L) "their" else "its", round(100 * pile_share)))
   }

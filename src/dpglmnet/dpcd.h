@@ -61,8 +61,9 @@ struct CoordinateSettings {
   // number of passes of a private fit never depends on the data.
   double stop_tolerance = 0.0;
   // Tail averaging (0: off): each fit() ends at the mean of the iterates
-  // that end its last ceil(tail_average x passes) passes. Post-processing of
-  // released steps: no privacy cost.
+  // that end its last ceil(tail_average x passes) passes, a feature at 0
+  // after the last pass kept at 0. Post-processing of released steps: no
+  // privacy cost.
   double tail_average = 0.0;
   // Per feature (length p, or empty: none), the block of coordinates with
   // disjoint supports it belongs to (0: its own unit). The caller
@@ -268,7 +269,12 @@ class DPCoordinateDescent {
     }
     apply_pending_change();
     if (tail_count > 1) {
-      for (int j = 0; j < coordinates_; ++j) coef_[j] = tail_sum_[j] / tail_count;
+      // (a feature the last pass left at 0 stays there: the support is the
+      // last iterate's, as without averaging, not the union of the tail's)
+      for (int j = 0; j < coordinates_; ++j) {
+        if (j < p_ && coef_[j] == 0.0) continue;
+        coef_[j] = tail_sum_[j] / tail_count;
+      }
       recompute_linear_predictor();
     }
   }

@@ -134,13 +134,15 @@ test_that("the raised clip is the one the core applies: the same fit as that cli
   fit_with <- function(...) {
     set.seed(9)
     # (one pass per lambda: no adaptive clip, R/dpcd.R, which a clip given
-    # turns off)
-    muffle_dpglmnet_warnings(dpglmnet(x, y, solver = "dpcd", epsilon = 50, x.bounds = 4,
+    # turns off; epsilon 5: the raised clip is below every coordinate's
+    # largest term, where it would stop, dpcd_term_bound())
+    muffle_dpglmnet_warnings(dpglmnet(x, y, solver = "dpcd", epsilon = 5, x.bounds = 4,
                                       y.bound = 8, nlambda = 3, passes = 1, ...))
   }
   raised <- fit_with()
   factor <- raised$settings$clip_factor
   expect_gt(factor, 1)
+  expect_equal(min(raised$settings$coordinate_clip), max(raised$settings$coordinate_clip))
   given <- fit_with(clip = sqrt(5) * factor)
   expect_equal(given$settings$clip_factor, 1)
   expect_equal(given$settings$coordinate_clip, raised$settings$coordinate_clip)

@@ -26,6 +26,9 @@ test_that("a named x.bounds vector is matched to a matrix's columns by name", {
   expect_identical(by_name$beta, as_list$beta)
   expect_identical(by_name$beta, in_order$beta)
   expect_equal(by_name$settings$x.upper, c(5, 500))
+  # one value with a name that is no column (quantile()'s "100%") is one
+  # bound for every column, as before
+  expect_identical(fit_with(c("100%" = 500))$beta, fit_with(500)$beta)
   # names matching no column, a column without a bound, or no names on x:
   # errors naming the argument, before any release
   expect_dpglmnet_error(dpglmnet(x, y, epsilon = 1, x.bounds = c(small = 5, zz = 500),
@@ -65,8 +68,20 @@ test_that("the raised clip stops where no term can reach it: a huge epsilon reac
   response <- s$standardization
   y_reach <- 2 * max(abs(c(response$y_lower, response$y_upper) - response$y_mean)) /
     response$y_sd
-  expect_true(all(is.finite(s$coordinate_clip)))
+  values <- pmax(abs(response$x_lower - response$x_center),
+                 abs(response$x_upper - response$x_center)) * response$x_scale
+  expect_true(all(s$coordinate_clip <= c(values, 1) * y_reach * (1 + 1e-12)))
   expect_true(all(s$noise_sd < 1e-4))
+  expect_output(print(summary(fit)), "largest term it can hold")
+  # not with record weights (each term times up to W n / S), nor a clip given
+  set.seed(1)
+  weighted <- quietly(dpglmnet(x, y, epsilon = 1e8, x.bounds = 8, y.bound = 20,
+                               solver = "dpcd", weights = rep(1, n), weights.bound = 50))
+  expect_gt(max(weighted$settings$coordinate_clip), max(c(values, 1) * y_reach))
+  given <- quietly(dpglmnet(x, y, epsilon = 1e8, x.bounds = 8, y.bound = 20,
+                            solver = "dpcd", clip = 1e4, lambda = 0.01))
+  expect_equal(given$settings$coordinate_clip,
+               sqrt(given$settings$smoothness_values / sum(given$settings$smoothness_values)) * 1e4)
   last <- length(fit$lambda)
   reference <- glmnet::glmnet(pmin(pmax(x, -8), 8), y, lambda = fit$lambda[last])
   expect_equal(as.numeric(coef(fit)[, last]), as.numeric(coef(reference)), tolerance = 0.02)
@@ -92,6 +107,14 @@ test_that("the ledger says what lies outside its guarantee", {
   fit2 <- quietly(dpglmnet(cost ~ . - job - out, data = df, epsilon = 1,
                            x.bounds = c(age = 100), y.bound = 2000))
   expect_null(fit2$privacy$disclosures)
+  # a factor made of it in the formula reveals its levels too, unless the
+  # call declares them
+  made <- quietly(dpglmnet(cost ~ factor(job) + age, data = df, epsilon = 1,
+                           x.bounds = c(age = 100), y.bound = 2000))
+  expect_match(made$privacy$disclosures, "`job`")
+  declared <- quietly(dpglmnet(cost ~ factor(job, levels = c("a", "b", "c")) + age, data = df,
+                               epsilon = 1, x.bounds = c(age = 100), y.bound = 2000))
+  expect_null(declared$privacy$disclosures)
   # cv.dpglmnet(): on the cv object and its fits
   cvfit <- quietly(cv.dpglmnet(cost ~ age + job, data = df, epsilon = 1,
                                x.bounds = c(age = 100), y.bound = 2000))

@@ -25,9 +25,22 @@ test_that("the core ends each lambda at the mean of its last passes' end iterate
   settings$passes <- 8L
   settings$tail_average <- 0.5
   averaged <- dpglmnet:::.dpcd_path_cpp(x, y, settings)
-  # ceiling(0.5 x 8) = 4: passes 5 to 8
-  expect_equal(c(averaged$beta[, 1], averaged$a0[1]), rowMeans(end_of_pass[, 5:8]),
-               tolerance = 1e-12)
+  # ceiling(0.5 x 8) = 4: passes 5 to 8; a feature the last pass left at 0
+  # stays at 0
+  expected <- rowMeans(end_of_pass[, 5:8])
+  expected[c(end_of_pass[1:p, 8] == 0, FALSE)] <- 0
+  expect_equal(c(averaged$beta[, 1], averaged$a0[1]), expected, tolerance = 1e-12)
+  # the same draws: the support is the last iterate's, as without averaging
+  settings$tail_average <- 0
+  last <- dpglmnet:::.dpcd_path_cpp(x, y, settings)
+  expect_identical(averaged$beta[, 1] != 0, last$beta[, 1] != 0)
+  settings$lambda <- 0.2
+  settings$tail_average <- 0.5
+  sparse <- dpglmnet:::.dpcd_path_cpp(x, y, settings)$beta[, 1]
+  settings$tail_average <- 0
+  expect_identical(sparse != 0, dpglmnet:::.dpcd_path_cpp(x, y, settings)$beta[, 1] != 0)
+  expect_true(any(sparse == 0))
+  settings$lambda <- 0.01
   # the mean is nearer the noiseless fit than the last iterate is, on average
   settings$tail_average <- 0
   settings$noise_sd <- rep(0, p + 1)
@@ -65,6 +78,9 @@ test_that("private gaussian DP-CD fits average their tail; others do not", {
   expect_identical(share(d$x, d$y, epsilon = Inf, lambda = 0.01), 0)
   expect_identical(share(b$x, b$y, family = "binomial", epsilon = 1, x.bounds = 5,
                          passes = 6, lambda = 0.01), 0)
+  # steps from a public bound rather than the released curvature
+  expect_identical(share(d$x, d$y, epsilon = 1, x.bounds = 20, y.bound = 20, passes = 6,
+                         lambda = 0.01, smoothness = "bounds"), 0)
 })
 
 test_that("a table's fit averages its tail as the fit in memory does", {
