@@ -48,9 +48,12 @@ check_x_bounds <- function(x.bounds, p, column_names = NULL, sparse = FALSE) {
     # (a named vector is matched by name, as a named list: by position its
     # names would be silently ignored, and a bound put on the wrong column)
     # (one value named otherwise, e.g. quantile()'s "100%", is one bound for
-    # every column, as before)
-    if (!is.null(names(x.bounds)) && any(nzchar(names(x.bounds))) &&
-        (length(x.bounds) > 1L || any(names(x.bounds) %in% column_names))) {
+    # every column, as before; a vector named in part, c(1, apply(...)), is
+    # read in order, its names checked against the columns at their places)
+    bound_names <- names(x.bounds)
+    named <- !is.null(bound_names) && any(nzchar(bound_names))
+    if (named && all(nzchar(bound_names)) &&
+        (length(x.bounds) > 1L || any(bound_names %in% column_names))) {
       if (is.null(column_names)) {
         dpglmnet_abort(arg, paste(
           "is a named vector but x has no column names, so its names cannot be",
@@ -58,6 +61,18 @@ check_x_bounds <- function(x.bounds, p, column_names = NULL, sparse = FALSE) {
           "per column, in order)."))
       }
       return(check_x_bounds(as.list(x.bounds), p, column_names, sparse))
+    }
+    if (named && length(x.bounds) == p && !is.null(column_names)) {
+      given <- nzchar(bound_names)
+      misplaced <- given & bound_names != column_names
+      if (any(misplaced)) {
+        dpglmnet_abort(arg, sprintf(paste(
+          "is named in part and read in column order, but its names %s do not",
+          "name the columns at their places (%s): name every entry (matched by",
+          "name) or none."),
+          paste0("`", utils::head(bound_names[misplaced], 5L), "`", collapse = ", "),
+          paste0("`", utils::head(column_names[misplaced], 5L), "`", collapse = ", ")))
+      }
     }
     if (!length(x.bounds) %in% c(1L, p)) {
       dpglmnet_abort(arg, sprintf(paste(

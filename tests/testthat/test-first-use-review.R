@@ -29,6 +29,11 @@ test_that("a named x.bounds vector is matched to a matrix's columns by name", {
   # one value with a name that is no column (quantile()'s "100%") is one
   # bound for every column, as before
   expect_identical(fit_with(c("100%" = 500))$beta, fit_with(500)$beta)
+  # named in part, as c(1, apply(...)) makes it: read in column order, its
+  # names checked against the columns at their places
+  expect_identical(fit_with(c(5, big = 500))$beta, in_order$beta)
+  expect_dpglmnet_error(dpglmnet(x, y, epsilon = 1, x.bounds = c(5, small = 500),
+                                 y.bound = 30), "named in part")
   # names matching no column, a column without a bound, or no names on x:
   # errors naming the argument, before any release
   expect_dpglmnet_error(dpglmnet(x, y, epsilon = 1, x.bounds = c(small = 5, zz = 500),
