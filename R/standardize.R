@@ -400,10 +400,17 @@ after_ranges <- function(s, r, count_sd) {
   # next to the bound: the signature of values clamped to it (an
   # independent first-use review: half of an income above its bound 20,
   # its coefficient 3 times glmnet's, and no word). pile_share of the
-  # records and 3 noise sds of the bin, from released counts only.
+  # records and 3 noise sds of the bin, with records clearly (3 noise sds
+  # of their sum) strictly between the bound and the bins at 0: a 0/1
+  # dummy or a coded +-1 with bound 1 has its values at 0 and the bound
+  # only (a model.matrix() design's dummies, common levels, warned). From
+  # released counts only.
   if (nrow(fine)) {
     ends <- pmax(fine[1L, ], fine[nrow(fine), ])
-    s$piled <- !s$binary & ends > max(pile_share * s$n, 3 * count_sd)
+    interior <- interior_fine_bins(s$public_lower, s$public_upper, nrow(fine))
+    between <- colSums(fine * interior)
+    s$piled <- !s$binary & ends > max(pile_share * s$n, 3 * count_sd) &
+      between > 3 * count_sd * sqrt(colSums(interior))
   }
   # Every clear count at the anchor (0) and a clamp cut to a sliver: the
   # column is all zeros or it hides a rare mass the counts cannot see (a
@@ -888,6 +895,19 @@ clamp_fine_bins <- function(public_lower, public_upper, lo, hi, bins) {
                first)
   k <- seq_len(bins) - 1
   outer(k, first, `>=`) & outer(k, last, `<=`)
+}
+
+# The fine bins (equal, over each column's public interval) that touch
+# neither end of it nor 0 (the anchor; the midpoint for an interval
+# without 0): a bins x columns 0/1 matrix.
+interior_fine_bins <- function(public_lower, public_upper, bins) {
+  step <- (public_upper - public_lower) / bins
+  anchor <- ifelse(public_lower <= 0 & 0 <= public_upper, 0, 0.5 * (public_lower + public_upper))
+  k <- seq_len(bins) - 1
+  left <- outer(k, step) + rep(public_lower, each = bins)
+  right <- left + rep(step, each = bins)
+  touches_anchor <- left <= rep(anchor, each = bins) & rep(anchor, each = bins) <= right
+  (k > 0 & k < bins - 1 & !touches_anchor) + 0
 }
 
 counts_show_spread <- function(fine, count_sd, inside = NULL) {

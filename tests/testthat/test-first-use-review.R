@@ -167,6 +167,13 @@ test_that("a column piled at its bound is said so, from released counts", {
   # an interval is schema (values at its ends are the data): not read as a pile
   expect_no_match(messages(list(a = 8, u = 1, inc = c(0, 20))), "may be too small for inc",
                   fixed = TRUE)
+  # nor values at 0 and the bound only: model.matrix()'s dummies of common
+  # levels with bound 1, a coded +-1
+  g <- sample(c("p", "q", "r"), n, TRUE, prob = c(0.5, 0.3, 0.2))
+  x <- cbind(x, q = as.numeric(g == "q"), r = as.numeric(g == "r"),
+             s = sample(c(-1, 1), n, TRUE))
+  # (a coded +-1 still gets the older word about values at both ends)
+  expect_no_match(messages(c(8, 1, 2000, 1, 1, 1)), "last 1/32 of the bound", fixed = TRUE)
 })
 
 test_that("a factor whose baseline level cannot be resolved is said so", {
