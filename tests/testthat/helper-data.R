@@ -44,3 +44,16 @@ dpglmnet_warnings <- function(expr) {
 planned_columns <- function(mechanisms) {
   mechanisms[setdiff(names(mechanisms), c("sensitivity_value", "sensitivity_length"))]
 }
+
+# The settings of a DP-CD core fit built by hand (.dpcd_path_cpp()): p
+# columns clamped to [-10, 10], an intercept, one lambda, cyclic order, a
+# fixed seed; `...` sets or overrides the rest (steps, clips, noise, passes).
+dpcd_test_settings <- function(family, p, ...) {
+  settings <- list(family = family, intercept = TRUE,
+                   transform = list(lower = rep(-10, p), upper = rep(10, p), center = NULL,
+                                    scale = NULL),
+                   alpha = 1, penalty_factor = rep(1, p), lower_limits = rep(-Inf, p),
+                   upper_limits = rep(Inf, p), seed = c(3, 4), secure = FALSE, trace = 0,
+                   threads = 1L, lambda = 0.01, selection = "cyclic", average = FALSE)
+  utils::modifyList(settings, list(...))
+}

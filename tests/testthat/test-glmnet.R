@@ -94,14 +94,9 @@ test_that("the core stops at convergence only without noise", {
   p <- 3
   x <- matrix(rnorm(n * p), n, p)
   y <- as.numeric(rbinom(n, 1, plogis(x[, 1])))
-  settings <- list(family = "binomial", intercept = TRUE,
-                   transform = list(lower = rep(-10, p), upper = rep(10, p), center = NULL,
-                                    scale = NULL),
-                   alpha = 1, penalty_factor = rep(1, p), lower_limits = rep(-Inf, p),
-                   upper_limits = rep(Inf, p), seed = c(3, 4), secure = FALSE, trace = 0,
-                   threads = 1L, lambda = 0.01, coordinate_step = rep(4, p + 1),
-                   coordinate_clip = rep(Inf, p + 1), noise_sd = rep(0, p + 1),
-                   passes = 50L, selection = "cyclic", average = FALSE)
+  settings <- dpcd_test_settings("binomial", p, coordinate_step = rep(4, p + 1),
+                                 coordinate_clip = rep(Inf, p + 1), noise_sd = rep(0, p + 1),
+                                 passes = 50L)
   run <- function(noise, tolerance) {
     settings$noise_sd <- rep(noise, p + 1)
     settings$stop_tolerance <- tolerance

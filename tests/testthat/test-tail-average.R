@@ -7,14 +7,8 @@ test_that("the core ends each lambda at the mean of its last passes' end iterate
   p <- 3
   x <- matrix(rnorm(n * p), n, p)
   y <- drop(x %*% c(1, -0.5, 0)) + rnorm(n)
-  settings <- list(family = "gaussian", intercept = TRUE,
-                   transform = list(lower = rep(-10, p), upper = rep(10, p), center = NULL,
-                                    scale = NULL),
-                   alpha = 1, penalty_factor = rep(1, p), lower_limits = rep(-Inf, p),
-                   upper_limits = rep(Inf, p), seed = c(3, 4), secure = FALSE, trace = 0,
-                   threads = 1L, lambda = 0.01, coordinate_step = rep(1, p + 1),
-                   coordinate_clip = rep(5, p + 1), noise_sd = rep(0.05, p + 1),
-                   selection = "cyclic", average = FALSE)
+  settings <- dpcd_test_settings("gaussian", p, coordinate_step = rep(1, p + 1),
+                                 coordinate_clip = rep(5, p + 1), noise_sd = rep(0.05, p + 1))
   # cyclic order: the first k passes of a longer fit draw the same noise
   end_of_pass <- sapply(1:8, function(k) {
     settings$passes <- k
