@@ -127,7 +127,8 @@ abort_nonfinite_x <- function(kind, arg = "x") {
 
 # Response: one value per record, checked and coded by the family object
 # (R/family.R). Binomial labels come from a factor's levels, never from the
-# data, so no class count is revealed.
+# data, so no class count is revealed (a character y is converted first, by
+# labels_as_factor(), its labels disclosed on the ledger).
 check_y <- function(y, n, family) {
   if (inherits(y, "dpglmnet_db_response")) return(check_database_response(y))
   if (is.matrix(y) && ncol(y) == 1L) y <- drop(y)
@@ -137,6 +138,37 @@ check_y <- function(y, n, family) {
                                 n, length(y)))
   }
   dpglmnet_family(family)$check_response(y)
+}
+
+# A character response of a family with classes, as glmnet's binomial
+# family takes it (factor(y): the labels sorted, the second modelled). Its
+# labels are read from the data, so the fit reveals them (as class names):
+# private only when the pair of labels is public schema. The fit warns and
+# its ledger says so; a factor with declared levels does not. cv.dpglmnet()
+# converts before its split, so every part has the whole data's labels.
+# Returns the response (a factor where converted) and the disclosure.
+labels_as_factor <- function(y, family) {
+  if (is.matrix(y) && ncol(y) == 1L) y <- drop(y)
+  if (!is.character(y) || is.matrix(y)) return(list(y = y))
+  family <- tryCatch(dpglmnet_family(family), dpglmnet_error = function(e) NULL)
+  if (is.null(family) || !isTRUE(family$classes)) return(list(y = y))
+  if (anyNA(y)) dpglmnet_abort("y", "must not contain NA.")
+  labels <- levels(factor(y))
+  if (length(labels) != 2L) {
+    dpglmnet_abort("y", sprintf(paste(
+      "has %d distinct label%s; family = \"%s\" needs exactly two (give a",
+      "factor with the two public levels)."), length(labels),
+      if (length(labels) == 1L) "" else "s", family$name))
+  }
+  dpglmnet_warn(paste(
+    "`y` is a character vector: its two labels are taken from the values in",
+    "the data (as glmnet does), and the fit reveals them (as class names).",
+    "This is private only if the labels are public schema; declare them with",
+    "factor(y, levels = <the two public labels>) instead."))
+  list(y = factor(y, levels = labels),
+       disclosures = paste(
+         "the labels of `y`, taken from the values in the data (the class",
+         "names; private only if they are public schema)"))
 }
 
 # A response given as a matrix (or data frame) of more than one column.

@@ -235,6 +235,10 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   x <- check_x(x)
   n <- nrow(x)
   family <- dpglmnet_family(if (is.null(given("family"))) "gaussian" else given("family"))
+  # a character binomial response: factor(y) before the split, so that
+  # every part has the data's two labels (R/checks.R)
+  labelled <- labels_as_factor(y, family$name)
+  y <- labelled$y
   response <- check_y(y, n, family$name)
   epsilon <- check_numeric(epsilon, "epsilon", lower = 0, lower_open = TRUE, finite = FALSE)
   delta <- check_numeric(delta, "delta", 0, 1, lower_open = TRUE, upper_open = TRUE)
@@ -292,8 +296,21 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
                               offsetting$values[validation])
            })
     })
-  cv_procedure(records, call, family, type.measure, held_out, loss.bound, refit,
-               refit.budget, epsilon, delta, rng, folds)
+  cvfit <- cv_procedure(records, call, family, type.measure, held_out, loss.bound, refit,
+                        refit.budget, epsilon, delta, rng, folds)
+  note_cv_disclosures(cvfit, labelled$disclosures)
+}
+
+# A cv fit's disclosures, on its ledger and on those of the fits it holds.
+note_cv_disclosures <- function(cvfit, disclosures) {
+  if (!length(disclosures)) return(cvfit)
+  cvfit$privacy <- note_disclosures(cvfit$privacy, disclosures)
+  for (part in c("dpglmnet.fit", "refit")) {
+    if (!is.null(cvfit[[part]])) {
+      cvfit[[part]]$privacy <- note_disclosures(cvfit[[part]]$privacy, disclosures)
+    }
+  }
+  cvfit
 }
 
 # The procedure of cv.dpglmnet() once its arguments are checked, on the

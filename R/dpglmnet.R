@@ -364,7 +364,11 @@
 #' @param y Response. Gaussian: numeric. Binomial: a two-level factor (the
 #'   second level is modelled), a logical, a 0/1 numeric vector, or a
 #'   two-column 0/1 indicator matrix with one 1 per row (the second column
-#'   is modelled; the column names are the class names). glmnet's counts or
+#'   is modelled; the column names are the class names). A character vector
+#'   of two labels is read as glmnet reads it, as `factor(y)` (sorted, the
+#'   second modelled), with a warning: its labels come from the data, and
+#'   the ledger lists them as outside the guarantee (declare public labels
+#'   with `factor(y, levels = )`). glmnet's counts or
 #'   proportions (several trials per record, with the trials as `weights`)
 #'   are not supported: give one record per trial.
 #' @param family `"gaussian"` or `"binomial"` (matched partially, as glmnet
@@ -736,6 +740,9 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
     return(fit_without_ones(dpglmnet, "dpglmnet", match.call(), environment(), ones))
   }
   call <- public_call(match.call(), "dpglmnet")
+  # a character binomial response, as glmnet takes it (R/checks.R)
+  labelled <- labels_as_factor(y, family)
+  y <- labelled$y
   # glmnet's own arguments (R/glmnet-compat.R)
   glmnet_options <- glmnet_only_arguments(list(...))
   # Three stages: the spec (every argument checked, the data validated; no
@@ -757,8 +764,10 @@ dpglmnet <- function(x, y, family = c("gaussian", "binomial"), alpha = 1,
     offset.bound = offset.bound
   )
   plan <- plan_private_path(spec)
-  cut_path(new_dpglmnet(plan$problem, fit_private_path(plan), call),
-           glmnet_options$dfmax, glmnet_options$pmax)
+  fit <- cut_path(new_dpglmnet(plan$problem, fit_private_path(plan), call),
+                  glmnet_options$dfmax, glmnet_options$pmax)
+  fit$privacy <- note_disclosures(fit$privacy, labelled$disclosures)
+  fit
 }
 
 # Checks every argument of dpglmnet() and returns its spec, the problem the

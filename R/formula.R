@@ -565,12 +565,7 @@ cv_dpglmnet_frame <- function(call, env) {
   cvfit <- treatment_cv(fit_matrix(cv.dpglmnet, design$x, design$y, arguments), design$coding)
   cvfit$dpglmnet.fit <- attach_recipe(cvfit$dpglmnet.fit, design$recipe)
   cvfit$refit <- attach_recipe(cvfit$refit, design$recipe)
-  cvfit$privacy <- note_disclosures(cvfit$privacy, design$disclosures)
-  for (part in c("dpglmnet.fit", "refit")) {
-    if (!is.null(cvfit[[part]])) {
-      cvfit[[part]]$privacy <- note_disclosures(cvfit[[part]]$privacy, design$disclosures)
-    }
-  }
+  cvfit <- note_cv_disclosures(cvfit, design$disclosures)
   cvfit$call <- frame_call(call, "cv.dpglmnet")
   cvfit
 }

@@ -101,6 +101,19 @@ deviance.dpglmnet <- function(object, newx, newy, s = NULL, newoffset, ...) {
 # `newy` coded as the fit's training response was: numbers, or 0/1 for the
 # second class of a binomial fit (a factor must have the fit's classes).
 check_new_response <- function(newy, n, object) {
+  # (a character newy: the fit's labels, as its training y was read)
+  if (is.character(newy) && !is.matrix(newy) && dpglmnet_family(object$family)$classes &&
+      length(object$classnames) == 2L) {
+    unknown <- setdiff(stats::na.omit(unique(newy)), object$classnames)
+    if (length(unknown)) {
+      dpglmnet_abort("newy", sprintf(paste(
+        "has label%s %s, but the fit's classes are %s (the second is modelled)."),
+        if (length(unknown) > 1L) "s" else "",
+        paste0("\"", utils::head(unknown, 3L), "\"", collapse = ", "),
+        paste0("\"", object$classnames, "\"", collapse = ", ")))
+    }
+    newy <- factor(newy, levels = object$classnames)
+  }
   if (is.factor(newy) && dpglmnet_family(object$family)$classes &&
       !identical(levels(newy), object$classnames)) {
     dpglmnet_abort("newy", sprintf(paste(

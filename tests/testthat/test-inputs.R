@@ -48,7 +48,11 @@ test_that("bad y is refused", {
   expect_dpglmnet_error(dpglmnet(x, y, family = "binomial"), "`y`")
   three <- factor(rep(c("a", "b", "c"), length.out = 50))
   expect_dpglmnet_error(dpglmnet(x, three, family = "binomial"), "`y`")
-  expect_dpglmnet_error(dpglmnet(x, rep(c("a", "b"), 25), family = "binomial"), "`y`")
+  # (two character labels are read as glmnet reads them: test-character-response.R)
+  expect_dpglmnet_error(dpglmnet(x, rep(c("a", "b", "c"), length.out = 50),
+                                 family = "binomial"), "`y` has 3 distinct labels")
+  expect_dpglmnet_error(dpglmnet(x, rep("a", 50), family = "binomial"),
+                        "`y` has 1 distinct label")
 })
 
 test_that("bad arguments name themselves", {
