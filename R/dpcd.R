@@ -115,6 +115,8 @@ dpcd_solver <- new_solver("dpcd",
       gate_energy = problem$signal_gate$gate_energy,
       gate_lambda = problem$signal_gate$gate_lambda,
       gate_z = problem$signal_gate$gate_z,
+      gate_noise_energy = problem$signal_gate$gate_noise_energy,
+      gate_ramp_energy = problem$signal_gate$gate_ramp_energy,
       gate_feature = problem$signal_gate$gate_feature)
     settings <- c(settings, dpcd_scale_settings(problem), dpcd_intercept_settings(problem))
     fitted <- if (is_database_source(problem$x)) dpcd_path_db(problem$x, problem$y, settings)

@@ -407,6 +407,10 @@
 #'   for 6 columns), the rest of the fit is at the raised lambda,
 #'   the first pass's coefficients put where that lambda would have put
 #'   them (post-processing; `fit$settings$signal_check$gate` is `TRUE`).
+#'   A signal estimated between half the noise and the noise raises lambda
+#'   part of the way (geometrically, from the whole raise at half to none at
+#'   the noise), so that a signal just short of it is not fitted at a lambda
+#'   30 times larger than one just above.
 #'   Giving it (as
 #'   giving `lambda`) asks for a lambda path, so `solver = "auto"` then
 #'   picks `"dpcd"` even when p is large against n (Section High

@@ -123,6 +123,10 @@ dpglmnet::CoordinateSettings coordinate_settings(const List& s, bool steps = tru
     c.gate_energy = number(s, "gate_energy");
     c.gate_lambda = number(s, "gate_lambda");
     if (s.containsElementNamed("gate_z")) c.gate_z = number(s, "gate_z");
+    if (s.containsElementNamed("gate_ramp_energy") && !Rf_isNull(s["gate_ramp_energy"])) {
+      c.gate_noise_energy = number(s, "gate_noise_energy");
+      c.gate_ramp_energy = number(s, "gate_ramp_energy");
+    }
     c.gate_feature = numbers(s, "gate_feature");
   }
   // optional: the adaptive clip (dpcd.h; R/dpcd.R)
@@ -274,6 +278,7 @@ List dpcd_path_cpp(SEXP x, NumericVector y, List settings) {
             // (the signal gate's sum and decision, when it was set)
             fitted.push_back(List::create(Named("energy") = solver.gate_energy(),
                                           Named("closed") = solver.gate_closed(),
+                                          Named("lambda") = solver.gate_lambda_used(),
                                           Named("gradients") = solver.gate_gradients()),
                              "gate");
             // (the adaptive clip's released scales, when it was set)

@@ -86,6 +86,14 @@ struct CoordinateSettings {
   double gate_z = std::numeric_limits<double>::infinity();
   double gate_lambda = 0.0;
   std::vector<double> gate_feature;  // length p when gate_energy > 0
+  // The gate's ramp (0: none, the step to gate_lambda above). With T^2 =
+  // gate_noise_energy (the sum's expected noise) and r = sqrt(max(0, sum -
+  // T^2)) its signal, the closed gate's lambda goes geometrically from
+  // gate_lambda at r_low = sqrt(gate_ramp_energy - T^2) to the fit's own at
+  // r_open = sqrt(gate_energy - T^2): a signal just short of the gate's
+  // threshold no longer multiplies lambda by the whole jump (R/signal.R).
+  double gate_noise_energy = 0.0;
+  double gate_ramp_energy = 0.0;
   // The adaptive clip (R/dpcd.R, dpcd_scale_constants), off at
   // scale_reference 0. Before passes 1, 2, 4, 8, ... (counted from 0) of
   // every fit() (each lambda of a path), one Gaussian
@@ -243,7 +251,8 @@ class DPCoordinateDescent {
         gate_done_ = true;
         if (gate_energy_ < settings_.gate_energy && !(gate_largest_z_ >= settings_.gate_z)) {
           gate_closed_ = true;
-          gated.lambda = settings_.gate_lambda;
+          gated.lambda = ramped_gate_lambda(penalty.lambda);
+          gate_lambda_used_ = gated.lambda;
           current = &gated;
           apply_pending_change();
           for (int j = 0; j < p_; ++j) {
@@ -288,6 +297,8 @@ class DPCoordinateDescent {
   // first pass, and whether it fell below gate_energy (settings).
   double gate_energy() const { return gate_energy_; }
   bool gate_closed() const { return gate_closed_; }
+  // the lambda the closed gate set (0 when it stayed open)
+  double gate_lambda_used() const { return gate_lambda_used_; }
   // The first pass's released gradient of each feature (0 where none).
   std::vector<double> gate_gradients() const {
     std::vector<double> g(gate_moved_.size(), 0.0);
@@ -565,7 +576,21 @@ class DPCoordinateDescent {
   bool stops_at_convergence_ = false;
   // The signal gate (settings): its first pass's pre-prox values and sum.
   bool gates_ = false, gate_recording_ = false, gate_done_ = false, gate_closed_ = false;
-  double gate_energy_ = 0.0, gate_largest_z_ = 0.0;
+  double gate_energy_ = 0.0, gate_largest_z_ = 0.0, gate_lambda_used_ = 0.0;
+
+  // The closed gate's lambda (settings: gate_ramp_energy).
+  double ramped_gate_lambda(double own) const {
+    const double noise = settings_.gate_noise_energy;
+    if (!(settings_.gate_ramp_energy > noise) || !(settings_.gate_energy > settings_.gate_ramp_energy) ||
+        !(own > 0.0) || !(settings_.gate_lambda > own)) {
+      return settings_.gate_lambda;
+    }
+    const double r = std::sqrt(std::max(gate_energy_ - noise, 0.0));
+    const double r_low = std::sqrt(settings_.gate_ramp_energy - noise);
+    const double r_open = std::sqrt(settings_.gate_energy - noise);
+    const double u = std::min(std::max((r - r_low) / (r_open - r_low), 0.0), 1.0);
+    return std::exp((1.0 - u) * std::log(settings_.gate_lambda) + u * std::log(own));
+  }
   std::vector<double> gate_moved_;
 };
 

@@ -372,3 +372,70 @@ test_that("the core's gate puts the first pass at the prox of its own steps at t
   expect_false(noisy(largest * 0.99)$gate$closed)
   expect_true(noisy(largest * 1.01)$gate$closed)
 })
+
+test_that("the closed gate's lambda ramps from the noise level to the schedule's", {
+  # the same orthogonal design: E, the first pass's energy, is exact; with
+  # T^2 = E / (1 + rho^2) the gate reads a signal r = rho T, and its lambda
+  # goes geometrically from gate_lambda (rho <= 0.5) to the fit's own
+  # (rho = 1, where the gate opens)
+  set.seed(14)
+  q <- qr.Q(qr(cbind(1, matrix(rnorm(200 * 4), 200, 4))))[, -1] * sqrt(200)
+  y <- drop(q %*% c(0.8, -0.3, 0.1, 0)) + rnorm(200, sd = 0.1)
+  y <- y - mean(y)
+  energy <- sum((drop(crossprod(q, y)) / 200)^2)
+  own <- 0.01
+  raised <- 0.2
+  gated_at <- function(rho, ramp = TRUE) {
+    noise <- energy / (1 + rho^2)
+    s <- list(family = "gaussian", intercept = TRUE,
+              transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
+              alpha = 1, penalty_factor = rep(1, 4),
+              lower_limits = rep(-Inf, 4), upper_limits = rep(Inf, 4), seed = c(1, 2),
+              secure = FALSE, trace = 0L, threads = 1L, lambda = own,
+              coordinate_step = rep(1, 5), coordinate_clip = rep(Inf, 5),
+              noise_sd = rep(0, 5), passes = 1L, selection = "permutation",
+              average = FALSE, gate_energy = 2 * noise, gate_lambda = raised,
+              gate_feature = rep(1, 4))
+    if (ramp) s <- c(s, list(gate_noise_energy = noise, gate_ramp_energy = 1.25 * noise))
+    dpglmnet:::.dpcd_path_cpp(q, y, s)$gate
+  }
+  expect_equal(gated_at(0.3)$lambda, raised)
+  expect_equal(gated_at(0.5 - 1e-9)$lambda, raised)
+  # halfway in r: halfway in log lambda
+  expect_equal(gated_at(0.75)$lambda, sqrt(raised * own), tolerance = 1e-9)
+  expect_equal(gated_at(0.97)$lambda, raised^0.06 * own^0.94, tolerance = 1e-9)
+  expect_true(gated_at(0.97)$closed)
+  expect_false(gated_at(1.01)$closed)
+  expect_identical(gated_at(1.01)$lambda, 0)
+  # without the ramp's settings the closed gate steps to gate_lambda
+  expect_equal(gated_at(0.97, ramp = FALSE)$lambda, raised)
+})
+
+test_that("the ramp starts at half the noise, later for few columns, none at p <= 8", {
+  expect_equal(dpglmnet:::gate_ramp_start(200), 0.5)
+  expect_equal(dpglmnet:::gate_ramp_start(36), (8 / 36)^0.25)
+  expect_gte(dpglmnet:::gate_ramp_start(8), 1)
+  # the gate's settings carry no ramp there
+  gate_for <- function(p) {
+    scaled <- list(p = p, alpha = 1, penalty.factor = rep(1, p), lower.limits = rep(-Inf, p),
+                   upper.limits = rep(Inf, p))
+    dpglmnet:::signal_gate(scaled, NULL, rep(0.1, p + 1), 0.01)
+  }
+  expect_null(gate_for(6)$gate_ramp_energy)
+  wide <- gate_for(36)
+  expect_equal(wide$gate_noise_energy, 36 * 0.01)
+  expect_equal(wide$gate_ramp_energy, (1 + (8 / 36)^0.5) * 36 * 0.01)
+  expect_equal(wide$gate_energy, 2 * 36 * 0.01)
+})
+
+test_that("the warning says when the gate raised lambda only part of the way", {
+  problem <- list(n = 5148, p = 36, epsilon = 0.5)
+  check <- list(released = 0.294, release_sd = NA_real_, threshold = 0.303, passed = FALSE,
+                gate = TRUE, default_lambda = 0.25 / sqrt(5148), lambda = 0.00424,
+                noise_lambda = 0.111, ramp_start = dpglmnet:::gate_ramp_start(36))
+  expect_warning(dpglmnet:::warn_signal_check(check, problem),
+                 "part of the way toward the noise level, to 0.00424.*at most 0.69 times the noise; this one is 0.97 times it")
+  check$lambda <- check$noise_lambda
+  expect_warning(dpglmnet:::warn_signal_check(check, problem),
+                 "raised its single lambda to the noise level \\(0.111")
+})
