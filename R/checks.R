@@ -160,11 +160,12 @@ labels_as_factor <- function(y, family) {
       "factor with the two public levels)."), length(labels),
       if (length(labels) == 1L) "" else "s", family$name))
   }
-  dpglmnet_warn(paste(
+  dpglmnet_warn(sprintf(paste(
     "`y` is a character vector: its two labels are taken from the values in",
-    "the data (as glmnet does), and the fit reveals them (as class names).",
-    "This is private only if the labels are public schema; declare them with",
-    "factor(y, levels = <the two public labels>) instead."))
+    "the data, sorted as glmnet sorts them (\"%s\" is modelled), and the fit",
+    "reveals them (as class names). This is private only if the labels are",
+    "public schema; declare them with factor(y, levels = <the two public",
+    "labels>) instead."), labels[2L]))
   list(y = factor(y, levels = labels),
        disclosures = paste(
          "the labels of `y`, taken from the values in the data (the class",

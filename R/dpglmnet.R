@@ -407,10 +407,12 @@
 #'   for 6 columns), the rest of the fit is at the raised lambda,
 #'   the first pass's coefficients put where that lambda would have put
 #'   them (post-processing; `fit$settings$signal_check$gate` is `TRUE`).
-#'   A signal estimated between half the noise and the noise raises lambda
-#'   part of the way (geometrically, from the whole raise at half to none at
-#'   the noise), so that a signal just short of it is not fitted at a lambda
-#'   30 times larger than one just above.
+#'   A signal estimated between \eqn{s} times the noise and the noise raises
+#'   lambda part of the way (geometrically, from the whole raise at \eqn{s}
+#'   to none at the noise), so that a signal just short of it is not fitted
+#'   at a lambda 30 times larger than one just above; \eqn{s = \max(1/2,
+#'   (8/p)^{1/4})} for \eqn{p} columns, where a signal of 0 reads about
+#'   once in 40 (no ramp for \eqn{p \le 8}).
 #'   Giving it (as
 #'   giving `lambda`) asks for a lambda path, so `solver = "auto"` then
 #'   picks `"dpcd"` even when p is large against n (Section High

@@ -147,6 +147,20 @@ frame_design <- function(values) {
     character_columns <- union(character_columns, intersect(inner, character_data))
   }
   warn_character_levels(character_columns, frame_arg)
+  # (a response made a factor of a character column, factor(label) ~ .:
+  # its levels, the class names, are the data's values too)
+  response_labels <- if (response && is.factor(frame[[response]])) {
+    expression <- tryCatch(str2lang(names(frame)[response]), error = function(e) NULL)
+    if (is.call(expression) && !"levels" %in% names(expression) &&
+        length(intersect(all.vars(expression), character_data))) names(frame)[response]
+  }
+  if (!is.null(response_labels)) {
+    dpglmnet_warn(sprintf(paste(
+      "the response `%s` is a factor of a character column: its levels are taken",
+      "from the values in the data, and the fit reveals them (as class names).",
+      "This is private only if they are public schema; declare them with",
+      "factor(..., levels = <the public list>) instead."), response_labels))
+  }
   categorical <- names(frame)[predictors][classes != "numeric"]
   # model.matrix()'s default contrasts: treatment, polynomial for an
   # ordered factor
@@ -200,11 +214,14 @@ frame_design <- function(values) {
                              poly_ranges),
     recipe = list(terms = model_terms, xlevels = stats::.getXlevels(model_terms, frame),
                   contrasts = recipe_contrasts, formula_interface = frame_arg == "data"),
-    disclosures = if (length(character_columns)) sprintf(paste(
+    disclosures = c(if (length(character_columns)) sprintf(paste(
       "the levels of character column%s %s, taken from the values in the data",
       "(the coefficient names; private only if they are public schema)"),
       if (length(character_columns) > 1L) "s" else "",
       paste0("`", character_columns, "`", collapse = ", ")),
+      if (!is.null(response_labels)) sprintf(paste(
+        "the levels of the response `%s`, taken from the values in the data (the",
+        "class names; private only if they are public schema)"), response_labels)),
     coding = coding_map(full, terms, assign[keep],
                         lapply(stats::setNames(nm = intersect(c(full, mapped), ordered)),
                                function(v) nlevels(frame[[v]])), mapped)

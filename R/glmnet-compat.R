@@ -102,14 +102,17 @@ deviance.dpglmnet <- function(object, newx, newy, s = NULL, newoffset, ...) {
 # second class of a binomial fit (a factor must have the fit's classes).
 check_new_response <- function(newy, n, object) {
   # (a character newy: the fit's labels, as its training y was read)
+  if (is.matrix(newy) && ncol(newy) == 1L) newy <- drop(newy)
   if (is.character(newy) && !is.matrix(newy) && dpglmnet_family(object$family)$classes &&
       length(object$classnames) == 2L) {
     unknown <- setdiff(stats::na.omit(unique(newy)), object$classnames)
     if (length(unknown)) {
       dpglmnet_abort("newy", sprintf(paste(
-        "has label%s %s, but the fit's classes are %s (the second is modelled)."),
-        if (length(unknown) > 1L) "s" else "",
-        paste0("\"", utils::head(unknown, 3L), "\"", collapse = ", "),
+        "has %s %s, but the fit's classes are %s (the second is modelled)."),
+        if (length(unknown) > 1L) sprintf("%d labels not among them:", length(unknown))
+        else "label",
+        paste0(paste0("\"", utils::head(unknown, 3L), "\"", collapse = ", "),
+               if (length(unknown) > 3L) ", ..." else ""),
         paste0("\"", object$classnames, "\"", collapse = ", ")))
     }
     newy <- factor(newy, levels = object$classnames)

@@ -159,7 +159,11 @@ with_ones_columns <- function(fit, ones, names, ratio = 1, full_factors = NULL) 
       s[[setting]] <- c(expand(values[seq_along(keep)], 0), values[length(values)])
     }
   }
-  if (is.list(s$signal_check)) s$signal_check <- lapply(s$signal_check, expand, fill = 0)
+  # (the check's one per-column field; its others are scalars, which a fit
+  # of one kept column would otherwise take for columns: a review)
+  if (is.list(s$signal_check) && !is.null(s$signal_check$first_pass_z)) {
+    s$signal_check$first_pass_z <- expand(s$signal_check$first_pass_z, 0)
+  }
   r <- s$standardization
   if (is.list(r)) {
     standardization_fills <- list(x_center = 1, x_scale = 0, x_mean = 1, x_sd = 0,

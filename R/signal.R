@@ -298,10 +298,16 @@ noise_level_lambda <- function(threshold, active, alpha, default_lambda) {
       constant_threshold(sum(active)) * threshold / sqrt(sum(active)) / alpha)
 }
 
+# Whether the gate's ramp raised the lambda only part of the way.
+signal_partly_raised <- function(check) {
+  isTRUE(check$gate) && !isTRUE(check$passed) &&
+    isTRUE(check$lambda < check$noise_lambda * (1 - 1e-12))
+}
+
 warn_signal_check <- function(check, problem) {
   if (is.null(check) || check$passed) return(invisible())
   # (the gate's ramp, above: part of the way)
-  partly <- isTRUE(check$gate) && isTRUE(check$lambda < check$noise_lambda * (1 - 1e-12))
+  partly <- signal_partly_raised(check)
   # (the gate's estimate has the noise's expected size taken away and is
   # truncated at 0; the check's own release is a noisy norm: neither is a
   # 0 that was measured)
@@ -320,9 +326,9 @@ warn_signal_check <- function(check, problem) {
   outcome <- if (partly) {
     sprintf(paste(
       "raised its single lambda part of the way toward the noise level, to %.3g",
-      "on the standardized scale against %g / sqrt(n) = %.3g (the whole way, %.3g,",
-      "is for a signal at most %.2g times the noise; this one is %.2g times it):",
-      "fewer columns enter, and they are shrunk more."),
+      "on the standardized scale instead of the default %g / sqrt(n) = %.3g (the",
+      "whole way, %.3g, is for a signal at most %.2g times the noise; this one",
+      "is %.2g times it): fewer columns enter, and they are shrunk more."),
       check$lambda, check$default_lambda * sqrt(problem$n), check$default_lambda,
       check$noise_lambda, check$ramp_start, check$released / check$threshold)
   } else {

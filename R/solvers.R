@@ -291,7 +291,9 @@ fit_private_path <- function(plan) {
              sprintf("none (single lambda %g / sqrt(n), bound-scaled)",
                      moderate_n_constants$bound_lambda)
            else if (!is.null(signal) && !signal$passed)
-             "none (single lambda at the noise level: the signal check, standardized)"
+             if (signal_partly_raised(signal))
+               "none (single lambda part of the way to the noise level: the signal gate, standardized)"
+             else "none (single lambda at the noise level: the signal check, standardized)"
            else if (isTRUE(problem$single_lambda))
              sprintf("none (single lambda %g / sqrt(n), standardized)", single_lambda_scale)
            else if (release_lambda_max) "private" else "public bound (standardized)"
@@ -310,7 +312,8 @@ fit_private_path <- function(plan) {
            paste0(problem$solver_choice,
                   if (isTRUE(signal$gate)) "; the first pass's signal did not clear the noise,"
                   else "; the released signal did not clear the noise,",
-                  " so its lambda is at the noise level")
+                  if (signal_partly_raised(signal)) " so its lambda is raised part of the way to the noise level"
+                  else " so its lambda is at the noise level")
          } else problem$solver_choice,
          signal_check = signal,
          scale_levels = scaled$scale_levels,

@@ -69,3 +69,48 @@ test_that("a character y of the wrong number of labels, or with NA, is refused b
   # a gaussian family still refuses characters
   expect_dpglmnet_error(dpglmnet(x, labels, x.bounds = 4, y.bound = 1), "`y`")
 })
+
+test_that("factor(label) of a character column as a formula's response is disclosed too", {
+  frame <- data.frame(a = x[, 1], b = x[, 2], label = labels)
+  set.seed(5)
+  seen <- dpglmnet_warnings(fit <- dpglmnet(factor(label) ~ a + b, data = frame,
+                                            family = "binomial", epsilon = 1, x.bounds = 4))
+  expect_true(any(grepl("the response `factor(label)` is a factor of a character column",
+                        seen, fixed = TRUE)))
+  expect_match(fit$privacy$disclosures, "the levels of the response `factor(label)`",
+               fixed = TRUE)
+  # declared levels are schema: nothing disclosed
+  set.seed(5)
+  declared <- muffle_dpglmnet_warnings(dpglmnet(factor(label, levels = c("no", "yes")) ~ a + b,
+                                                data = frame, family = "binomial",
+                                                epsilon = 1, x.bounds = 4))
+  expect_null(declared$privacy$disclosures)
+  expect_identical(declared$beta, fit$beta)
+})
+
+test_that("the refit's ledger and a one-column newy carry the labels as well", {
+  set.seed(6)
+  cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(x, labels, family = "binomial", epsilon = 8,
+                                                x.bounds = 4, refit = TRUE))
+  expect_false(is.null(cvfit$refit))
+  expect_match(cvfit$refit$privacy$disclosures, "the labels of `y`", fixed = TRUE)
+  fit <- cvfit$dpglmnet.fit
+  expect_equal(deviance(fit, newx = x[1:30, ], newy = matrix(labels[1:30], ncol = 1)),
+               deviance(fit, newx = x[1:30, ], newy = factor(labels[1:30])))
+  expect_dpglmnet_error(deviance(fit, newx = x[1:5, ], newy = c("a", "b", "c", "d", "no")),
+                        "4 labels not among them: \"a\", \"b\", \"c\", ...")
+})
+
+test_that("a fit with model.matrix()'s column of ones keeps the signal check's scalars", {
+  set.seed(7)
+  ones <- cbind("(Intercept)" = 1, a = rnorm(1000))
+  y01 <- rbinom(1000, 1, 0.5)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(ones, y01, family = "binomial", epsilon = 1,
+                                           x.bounds = 4))
+  check <- fit$settings$signal_check
+  expect_false(is.null(check))
+  expect_length(check$lambda, 1)
+  expect_length(check$passed, 1)
+  expect_equal(check$lambda, fit$lambda)
+  expect_length(check$first_pass_z, 2)
+})

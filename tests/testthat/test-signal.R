@@ -439,3 +439,34 @@ test_that("the warning says when the gate raised lambda only part of the way", {
   expect_warning(dpglmnet:::warn_signal_check(check, problem),
                  "raised its single lambda to the noise level \\(0.111")
 })
+
+test_that("a fit whose gate reads a signal just short of the noise is fitted part of the way", {
+  # 36 weak effects, binomial, epsilon 0.5: the first pass reads the signal
+  # at 0.92 of the noise (this seed), inside the ramp (0.69 to 1 at p = 36)
+  set.seed(2)
+  n <- 5000
+  p <- 36
+  x <- matrix(rnorm(n * p), n, p)
+  y <- rbinom(n, 1, plogis(drop(x %*% rep(0.11, p)) - 0.3))
+  set.seed(2)
+  seen <- dpglmnet_warnings(fit <- dpglmnet(x, y, family = "binomial", epsilon = 0.5,
+                                            x.bounds = 4))
+  check <- fit$settings$signal_check
+  expect_true(check$gate)
+  expect_false(check$passed)
+  ratio <- check$released / check$threshold
+  # (from the gate's counted columns: those the fit can move, at most p)
+  expect_gte(check$ramp_start, dpglmnet:::gate_ramp_start(p))
+  expect_gt(ratio, check$ramp_start)
+  expect_lt(ratio, 1)
+  # between the default and the noise level, where the ramp puts it, and the
+  # path's lambda is the one the core used
+  expect_gt(check$lambda, check$default_lambda)
+  expect_lt(check$lambda, check$noise_lambda)
+  u <- (ratio - check$ramp_start) / (1 - check$ramp_start)
+  expect_equal(log(check$lambda), (1 - u) * log(check$noise_lambda) + u * log(check$default_lambda),
+               tolerance = 1e-6)
+  expect_equal(fit$lambda, check$lambda)
+  expect_true(any(grepl("part of the way toward the noise level", seen, fixed = TRUE)))
+  expect_match(fit$settings$solver_choice, "raised part of the way", fixed = TRUE)
+})
