@@ -131,3 +131,29 @@ test_that("penalty factors keep glmnet's scale over every column, the constant o
   expect_s3_class(quietly(dpglmnet(x, d$y, x.bounds = 5, y.bound = 20, standardize = FALSE,
                                    smoothness = c(1, 2, 3), lambda = 0.1)), "dpglmnet")
 })
+
+test_that("bounds named by column need none for model.matrix()'s column of ones", {
+  # a glmnet user's model.matrix() design with bounds for the real columns
+  set.seed(31)
+  n <- 2000
+  frame <- data.frame(region = factor(sample(c("a", "b", "c"), n, TRUE)), age = runif(n, 18, 80))
+  x <- model.matrix(~ region + age, frame)
+  y <- 1 + (frame$region == "b") + 0.05 * frame$age + rnorm(n)
+  named <- list(regionb = c(0, 1), regionc = c(0, 1), age = c(18, 90))
+  set.seed(2)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 1, x.bounds = named, y.bound = 20))
+  set.seed(2)
+  with_ones <- muffle_dpglmnet_warnings(dpglmnet(x, y, epsilon = 1, y.bound = 20,
+                                                 x.bounds = c(list("(Intercept)" = 1), named)))
+  expect_identical(fit$beta, with_ones$beta)
+  expect_identical(rownames(fit$beta), colnames(x))
+  expect_true(all(fit$beta["(Intercept)", ] == 0))
+  # a named vector likewise; a missing real column is still an error naming it
+  set.seed(2)
+  as_vector <- muffle_dpglmnet_warnings(dpglmnet(x[, c(1, 4)], y, epsilon = 1, y.bound = 20,
+                                                 x.bounds = c(age = 90)))
+  expect_identical(rownames(as_vector$beta), c("(Intercept)", "age"))
+  expect_dpglmnet_error(dpglmnet(x, y, epsilon = 1, y.bound = 20,
+                                 x.bounds = list(regionb = c(0, 1), age = c(18, 90))),
+                        "regionc")
+})
