@@ -147,29 +147,29 @@ check_y <- function(y, n, family) {
 # its ledger says so; a factor with declared levels does not. cv.dpglmnet()
 # converts before its split, so every part has the whole data's labels.
 # Returns the response (a factor where converted) and the disclosure.
-labels_as_factor <- function(y, family) {
+labels_as_factor <- function(y, family, name = "y") {
   if (is.matrix(y) && ncol(y) == 1L) y <- drop(y)
   if (!is.character(y) || is.matrix(y)) return(list(y = y))
   family <- tryCatch(dpglmnet_family(family), dpglmnet_error = function(e) NULL)
   if (is.null(family) || !isTRUE(family$classes)) return(list(y = y))
-  if (anyNA(y)) dpglmnet_abort("y", "must not contain NA.")
+  if (anyNA(y)) dpglmnet_abort(name, "must not contain NA.")
   labels <- levels(factor(y))
   if (length(labels) != 2L) {
-    dpglmnet_abort("y", sprintf(paste(
+    dpglmnet_abort(name, sprintf(paste(
       "has %d distinct label%s; family = \"%s\" needs exactly two (give a",
       "factor with the two public levels)."), length(labels),
       if (length(labels) == 1L) "" else "s", family$name))
   }
   dpglmnet_warn(sprintf(paste(
-    "`y` is a character vector: its two labels are taken from the values in",
+    "`%s` is a character vector: its two labels are taken from the values in",
     "the data, sorted as glmnet sorts them (\"%s\" is modelled), and the fit",
     "reveals them (as class names). This is private only if the labels are",
-    "public schema; declare them with factor(y, levels = <the two public",
-    "labels>) instead."), labels[2L]))
+    "public schema; declare them with factor(%s, levels = <the two public",
+    "labels>) instead."), name, labels[2L], name))
   list(y = factor(y, levels = labels),
-       disclosures = paste(
-         "the labels of `y`, taken from the values in the data (the class",
-         "names; private only if they are public schema)"))
+       disclosures = sprintf(paste(
+         "the labels of `%s`, taken from the values in the data (the class",
+         "names; private only if they are public schema)"), name))
 }
 
 # A response given as a matrix (or data frame) of more than one column.

@@ -131,6 +131,13 @@ frame_design <- function(values) {
   check_frame_columns(frame[predictors], frame_arg)
   y <- if (response) check_frame_response(frame[[response]], names(frame)[response])
        else values[["y", exact = TRUE]]
+  # (a character response of a formula, label ~ .: read as the matrix
+  # interface reads a character y, R/checks.R, under its own name)
+  response_read <- if (response) {
+    family <- values[["family", exact = TRUE]]
+    labels_as_factor(y, if (is.null(family)) "gaussian" else family, names(frame)[response])
+  }
+  if (!is.null(response_read)) y <- response_read$y
   classes <- vapply(frame[predictors], categorical_class, character(1))
   # (only the variables a term uses: y ~ . - v keeps v in the frame)
   factors <- attr(terms, "factors")
@@ -221,7 +228,8 @@ frame_design <- function(values) {
       paste0("`", character_columns, "`", collapse = ", ")),
       if (!is.null(response_labels)) sprintf(paste(
         "the levels of the response `%s`, taken from the values in the data (the",
-        "class names; private only if they are public schema)"), response_labels)),
+        "class names; private only if they are public schema)"), response_labels),
+      response_read$disclosures),
     coding = coding_map(full, terms, assign[keep],
                         lapply(stats::setNames(nm = intersect(c(full, mapped), ordered)),
                                function(v) nlevels(frame[[v]])), mapped)

@@ -55,9 +55,21 @@ test_that("a character response in a formula is read the same way", {
   set.seed(4)
   expect_warning(fit <- dpglmnet(label ~ a + b, data = frame, family = "binomial",
                                  epsilon = 1, x.bounds = 4),
-                 character_warning, fixed = TRUE)
+                 "`label` is a character vector", fixed = TRUE)
   expect_identical(fit$classnames, c("no", "yes"))
-  expect_match(fit$privacy$disclosures, "the labels of `y`", fixed = TRUE)
+  # named as the formula names it, once
+  expect_match(fit$privacy$disclosures, "the labels of `label`", fixed = TRUE)
+  seen <- dpglmnet_warnings(dpglmnet(label ~ a + b, data = frame, family = "binomial",
+                                     epsilon = 1, x.bounds = 4))
+  expect_identical(sum(grepl("is a character vector", seen, fixed = TRUE)), 1L)
+  expect_true(any(grepl("`label` is a character vector", seen, fixed = TRUE)))
+  expect_dpglmnet_error(dpglmnet(label ~ a + b, data = transform(frame, label = "no"),
+                                 family = "binomial", epsilon = 1, x.bounds = 4),
+                        "`label` has 1 distinct label")
+  set.seed(4)
+  cvfit <- muffle_dpglmnet_warnings(cv.dpglmnet(label ~ a + b, data = frame,
+                                                family = "binomial", epsilon = 4, x.bounds = 4))
+  expect_match(cvfit$privacy$disclosures, "the labels of `label`", fixed = TRUE)
 })
 
 test_that("a character y of the wrong number of labels, or with NA, is refused before any fit", {
