@@ -52,8 +52,7 @@ check_x_bounds <- function(x.bounds, p, column_names = NULL, sparse = FALSE) {
     # read in order, its names checked against the columns at their places)
     bound_names <- names(x.bounds)
     named <- !is.null(bound_names) && any(nzchar(bound_names))
-    if (named && all(nzchar(bound_names)) &&
-        (length(x.bounds) > 1L || any(bound_names %in% column_names))) {
+    if (bounds_by_name(x.bounds, column_names)) {
       if (is.null(column_names)) {
         dpglmnet_abort(arg, paste(
           "is a named vector but x has no column names, so its names cannot be",
@@ -217,6 +216,17 @@ matrix_bounds <- function(m, p, column_names) {
   lower <- recycle_columns(as.double(m[, 1L]), p)
   upper <- recycle_columns(as.double(m[, 2L]), p)
   check_intervals(lower, upper, column_names)
+}
+
+# Whether `x.bounds` is read by column name (check_x_bounds()): a list, or
+# a numeric vector named in full with more than one value or one named as a
+# column.
+bounds_by_name <- function(x.bounds, column_names) {
+  if (is.list(x.bounds) && !is.object(x.bounds) && !is.data.frame(x.bounds)) return(TRUE)
+  bound_names <- names(x.bounds)
+  is.numeric(x.bounds) && !is.object(x.bounds) && is.null(dim(x.bounds)) &&
+    !is.null(bound_names) && all(nzchar(bound_names)) &&
+    (length(x.bounds) > 1L || any(bound_names %in% column_names))
 }
 
 # A list named by the columns of x, every column once: each entry b

@@ -48,10 +48,8 @@ fit_without_ones <- function(fun, name, call, env, ones) {
     # (bounds named by column need none for the column of ones: a list
     # naming the other columns is checked against them)
     bounds <- given("x.bounds")
-    named <- (is.list(bounds) && !is.data.frame(bounds)) ||
-      (is.numeric(bounds) && is.null(dim(bounds)) && !is.null(names(bounds)) &&
-         (length(bounds) > 1L || isTRUE(names(bounds) %in% colnames(x))))
-    if (named && !is.null(colnames(x)) && !any(colnames(x)[ones] %in% names(bounds))) {
+    if (bounds_by_name(bounds, colnames(x)) && !is.null(colnames(x)) &&
+        !any(colnames(x)[ones] %in% names(bounds))) {
       check_x_bounds(bounds, p - length(ones), colnames(x)[-ones], is_sparse_x(x))
     } else {
       check_x_bounds(bounds, p, colnames(x), is_sparse_x(x))

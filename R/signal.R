@@ -181,10 +181,10 @@ signal_gate <- function(scaled, setup, noise, default_lambda) {
   if (!any(active)) return(NULL)
   threshold <- sqrt(sum(noise[features][active]^2))
   ramp_low <- gate_ramp_start(sum(active))
+  ramps <- ramp_low < signal_constants$gate_margin
   list(gate_energy = (1 + signal_constants$gate_margin^2) * threshold^2,
-       gate_noise_energy = if (ramp_low < signal_constants$gate_margin) threshold^2,
-       gate_ramp_energy = if (ramp_low < signal_constants$gate_margin)
-         (1 + ramp_low^2) * threshold^2,
+       gate_noise_energy = if (ramps) threshold^2,
+       gate_ramp_energy = if (ramps) (1 + ramp_low^2) * threshold^2,
        gate_lambda = noise_level_lambda(threshold, active, scaled$alpha, default_lambda),
        gate_z = gate_z_threshold(sum(active)),
        gate_feature = as.numeric(active), threshold = threshold,

@@ -326,25 +326,35 @@ test_that("a short path is gated by its first pass: no release, the noise-level 
   expect_null(random$settings$signal_check)
 })
 
+# The gate tests' design: orthogonal centred columns and a centred y, no
+# noise (each feature's first-pass gradient does not depend on the others'
+# updates), and the core's settings of a one-pass DP-CD fit on it.
+gate_design <- function() {
+  set.seed(14)
+  q <- qr.Q(qr(cbind(1, matrix(rnorm(200 * 4), 200, 4))))[, -1] * sqrt(200)
+  y <- drop(q %*% c(0.8, -0.3, 0.1, 0)) + rnorm(200, sd = 0.1)
+  list(q = q, y = y - mean(y))
+}
+gate_core_settings <- function(lambda, gate = NULL) {
+  s <- list(family = "gaussian", intercept = TRUE,
+            transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
+            alpha = 1, penalty_factor = rep(1, 4),
+            lower_limits = rep(-Inf, 4), upper_limits = rep(Inf, 4), seed = c(1, 2),
+            secure = FALSE, trace = 0L, threads = 1L, lambda = lambda,
+            coordinate_step = rep(1, 5), coordinate_clip = rep(Inf, 5),
+            noise_sd = rep(0, 5), passes = 1L, selection = "permutation",
+            average = FALSE)
+  c(s, gate)
+}
+
 test_that("the core's gate puts the first pass at the prox of its own steps at the raised lambda", {
   # orthogonal centred columns and a centred y, no noise: each feature's
   # gradient in the first pass does not depend on the others' updates, so a
   # closed gate gives exactly the one-pass fit at the raised lambda
-  set.seed(14)
-  q <- qr.Q(qr(cbind(1, matrix(rnorm(200 * 4), 200, 4))))[, -1] * sqrt(200)
-  y <- drop(q %*% c(0.8, -0.3, 0.1, 0)) + rnorm(200, sd = 0.1)
-  y <- y - mean(y)
-  settings <- function(lambda, gate = NULL) {
-    s <- list(family = "gaussian", intercept = TRUE,
-              transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
-              alpha = 1, penalty_factor = rep(1, 4),
-              lower_limits = rep(-Inf, 4), upper_limits = rep(Inf, 4), seed = c(1, 2),
-              secure = FALSE, trace = 0L, threads = 1L, lambda = lambda,
-              coordinate_step = rep(1, 5), coordinate_clip = rep(Inf, 5),
-              noise_sd = rep(0, 5), passes = 1L, selection = "permutation",
-              average = FALSE)
-    c(s, gate)
-  }
+  design <- gate_design()
+  q <- design$q
+  y <- design$y
+  settings <- gate_core_settings
   raised <- 0.2
   gated <- dpglmnet:::.dpcd_path_cpp(q, y, settings(0.01, list(
     gate_energy = 1e6, gate_lambda = raised, gate_feature = rep(1, 4))))
@@ -378,24 +388,16 @@ test_that("the closed gate's lambda ramps from the noise level to the schedule's
   # T^2 = E / (1 + rho^2) the gate reads a signal r = rho T, and its lambda
   # goes geometrically from gate_lambda (rho <= 0.5) to the fit's own
   # (rho = 1, where the gate opens)
-  set.seed(14)
-  q <- qr.Q(qr(cbind(1, matrix(rnorm(200 * 4), 200, 4))))[, -1] * sqrt(200)
-  y <- drop(q %*% c(0.8, -0.3, 0.1, 0)) + rnorm(200, sd = 0.1)
-  y <- y - mean(y)
+  design <- gate_design()
+  q <- design$q
+  y <- design$y
   energy <- sum((drop(crossprod(q, y)) / 200)^2)
   own <- 0.01
   raised <- 0.2
   gated_at <- function(rho, ramp = TRUE) {
     noise <- energy / (1 + rho^2)
-    s <- list(family = "gaussian", intercept = TRUE,
-              transform = list(lower = NULL, upper = NULL, center = NULL, scale = NULL),
-              alpha = 1, penalty_factor = rep(1, 4),
-              lower_limits = rep(-Inf, 4), upper_limits = rep(Inf, 4), seed = c(1, 2),
-              secure = FALSE, trace = 0L, threads = 1L, lambda = own,
-              coordinate_step = rep(1, 5), coordinate_clip = rep(Inf, 5),
-              noise_sd = rep(0, 5), passes = 1L, selection = "permutation",
-              average = FALSE, gate_energy = 2 * noise, gate_lambda = raised,
-              gate_feature = rep(1, 4))
+    s <- gate_core_settings(own, list(gate_energy = 2 * noise, gate_lambda = raised,
+                                      gate_feature = rep(1, 4)))
     if (ramp) s <- c(s, list(gate_noise_energy = noise, gate_ramp_energy = 1.25 * noise))
     dpglmnet:::.dpcd_path_cpp(q, y, s)$gate
   }
