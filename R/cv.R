@@ -148,10 +148,12 @@
 #'   errors.
 #' @param loss.bound The bound \eqn{B} each record's loss is clipped to,
 #'   which sets the curve's sensitivity (\eqn{\sqrt{K} B / n_v}). Default:
-#'   gaussian `"mse"` and `"deviance"`, \eqn{(2 s_y)^2} with \eqn{s_y} the
+#'   gaussian `"mse"` and `"deviance"`, \eqn{(r s_y)^2} with \eqn{s_y} the
 #'   privately released standard deviation of y (when the path standardized
-#'   y, i.e. `y.bound` was given), else `y.bound^2`; gaussian `"mae"`,
-#'   \eqn{2 s_y}, else `y.bound`; binomial deviance \eqn{2\log 20} (a
+#'   y, i.e. `y.bound` was given) and \eqn{r = \min(2, 4 s)}, \eqn{s} the
+#'   root mean square of the residuals over \eqn{s_y} that the path
+#'   released last (DP-CD's adaptive clip; else \eqn{r = 2}), else
+#'   `y.bound^2`; gaussian `"mae"`, \eqn{r s_y}, else `y.bound`; binomial deviance \eqn{2\log 20} (a
 #'   predicted probability of 0.05 for the observed class); binomial
 #'   `"mse"` and `"mae"` 2, `"class"` 1, their largest values (a larger
 #'   `loss.bound` is lowered to them: it would only add noise). At most

@@ -218,3 +218,37 @@ test_that("the curve's noise comes from the secure source when asked", {
                  passes = 2)
   expect_identical(c1$cvm, c2$cvm)  # seeded: set.seed() reproduces it
 })
+
+test_that("a gaussian curve's default loss.bound follows the residuals the path released", {
+  # R^2 near 0.97: the residuals are a fifth of y's scale, and B = (2 s_y)^2
+  # would be 25 times the best lambdas' mean loss
+  set.seed(21)
+  n <- 6000
+  x <- matrix(rnorm(n * 5), n, 5)
+  y <- drop(x %*% c(1, -1, 0, 0, 0.5)) + 0.3 * rnorm(n)
+  for (measure in c("mse", "mae")) {
+    set.seed(5)
+    cvfit <- quiet_cv(x, y, epsilon = 1, x.bounds = 4, y.bound = 8, type.measure = measure,
+                      nlambda = 6)
+    fit <- cvfit$dpglmnet.fit
+    released <- fit$settings$adaptive_clip_scale$released
+    expect_gt(length(released), 0L)
+    s <- released[length(released)]
+    y_sd <- fit$settings$standardization$y_sd
+    reach <- min(2, 4 * s)
+    # the released scale reads the residuals: well below the 1/2 where the
+    # reach starts to shrink
+    expect_lt(s, 0.3)
+    expect_equal(cvfit$loss.bound, if (measure == "mse") (reach * y_sd)^2 else reach * y_sd,
+                 tolerance = 1e-12, label = measure)
+    # the ledger states the sensitivity with that B
+    curve <- cvfit$privacy$mechanisms[cvfit$privacy$mechanisms$part == 2L, ]
+    expect_match(curve$sensitivity[1], format(signif(cvfit$loss.bound, 4)), fixed = TRUE)
+  }
+  # a path without the adaptive clip's releases (one pass per lambda) keeps 2 s_y
+  set.seed(5)
+  cvfit <- quiet_cv(x, y, epsilon = 1, x.bounds = 4, y.bound = 8, nlambda = 6, passes = 1)
+  expect_length(cvfit$dpglmnet.fit$settings$adaptive_clip_scale$released, 0L)
+  expect_equal(cvfit$loss.bound, (2 * cvfit$dpglmnet.fit$settings$standardization$y_sd)^2,
+               tolerance = 1e-12)
+})
