@@ -150,7 +150,7 @@
 #'   which sets the curve's sensitivity (\eqn{\sqrt{K} B / n_v}). Default:
 #'   gaussian `"mse"` and `"deviance"`, \eqn{(r s_y)^2} with \eqn{s_y} the
 #'   privately released standard deviation of y (when the path standardized
-#'   y, i.e. `y.bound` was given) and \eqn{r = \min(2, 4 s)}, \eqn{s} the
+#'   y, i.e. `y.bound` was given) and \eqn{r = \min(2, 6 s)}, \eqn{s} the
 #'   root mean square of the residuals over \eqn{s_y} that the path
 #'   released last (DP-CD's adaptive clip; else \eqn{r = 2}), else
 #'   `y.bound^2`; gaussian `"mae"`, \eqn{r s_y}, else `y.bound`; binomial deviance \eqn{2\log 20} (a

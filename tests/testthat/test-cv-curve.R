@@ -235,10 +235,11 @@ test_that("a gaussian curve's default loss.bound follows the residuals the path 
     expect_gt(length(released), 0L)
     s <- released[length(released)]
     y_sd <- fit$settings$standardization$y_sd
-    reach <- min(2, 4 * s)
-    # the released scale reads the residuals: well below the 1/2 where the
+    reach <- min(2, dpglmnet:::curve_residual_reach * s)
+    # the released scale reads the residuals: well below the 1/3 where the
     # reach starts to shrink
-    expect_lt(s, 0.3)
+    expect_equal(dpglmnet:::curve_residual_reach, 6)
+    expect_lt(s, 0.25)
     expect_equal(cvfit$loss.bound, if (measure == "mse") (reach * y_sd)^2 else reach * y_sd,
                  tolerance = 1e-12, label = measure)
     # the ledger states the sensitivity with that B
