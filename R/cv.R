@@ -148,19 +148,24 @@
 #'   errors.
 #' @param loss.bound The bound \eqn{B} each record's loss is clipped to,
 #'   which sets the curve's sensitivity (\eqn{\sqrt{K} B / n_v}). Default:
-#'   gaussian `"mse"` and `"deviance"`, \eqn{(r s_y)^2} with \eqn{s_y} the
-#'   privately released standard deviation of y (when the path standardized
-#'   y, i.e. `y.bound` was given) and \eqn{r = \min(2, 6 s)}, \eqn{s} the
-#'   root mean square of the residuals over \eqn{s_y} that the path
-#'   released last (DP-CD's adaptive clip; else \eqn{r = 2}), else
-#'   `y.bound^2`; gaussian `"mae"`, \eqn{r s_y}, else `y.bound`; binomial deviance \eqn{2\log 20} (a
+#'   gaussian `"mse"` and `"deviance"`, \eqn{(r s_y)^2}, and gaussian
+#'   `"mae"`, \eqn{r s_y}, when the path standardized y (`y.bound` given):
+#'   \eqn{s_y} the privately released standard deviation of y, \eqn{r =
+#'   \min(2, 6 s)} with \eqn{s} the root mean square of the residuals over
+#'   \eqn{s_y} that the path released last (DP-CD's adaptive clip; at least
+#'   0.005), or \eqn{r = 2} where the path released none; otherwise
+#'   `y.bound^2` and `y.bound`. Binomial deviance \eqn{2\log 20} (a
 #'   predicted probability of 0.05 for the observed class); binomial
 #'   `"mse"` and `"mae"` 2, `"class"` 1, their largest values (a larger
 #'   `loss.bound` is lowered to them: it would only add noise). At most
 #'   1e100 (public, as the bounds); the curve is summed on the clipped
 #'   losses divided by \eqn{B}, so its sums stay finite whatever the bound.
 #'   A larger bound clips less but noises more: the noise sd on `cvm` is
-#'   proportional to \eqn{B}.
+#'   proportional to \eqn{B}. `cvm` is the mean of the clipped loss: with
+#'   the default bound of a path that explains y well it sits below the
+#'   mean squared error of the large lambdas (their residuals are clipped
+#'   near the best fits' scale), which only matters for reading the curve,
+#'   not for its minimum.
 #' @param refit `TRUE` to fit [dpglmnet()] again, on all the records, at the
 #'   chosen lambda (`lambda.min`, an l1 radius for the l1-ball solvers), with
 #'   the same `...` (family, bounds, solver, `standardize`, passes) and its

@@ -39,7 +39,7 @@ dpglmnet_families <- list(
     tail_average = 0.5,
     cv_measures = c("mse", "deviance", "mae"),
     deviance_name = "Mean-Squared Error",
-    # (residual: the bound of a residual, 2 s_y or y.bound, R/cv-curve.R)
+    # (residual: the bound of a residual, r s_y or y.bound, R/cv-curve.R)
     default_loss_bound = function(type.measure, residual) {
       switch(type.measure, mse = residual^2, mae = residual, deviance = residual^2,
              class = 1)

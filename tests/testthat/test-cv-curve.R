@@ -220,8 +220,8 @@ test_that("the curve's noise comes from the secure source when asked", {
 })
 
 test_that("a gaussian curve's default loss.bound follows the residuals the path released", {
-  # R^2 near 0.97: the residuals are a fifth of y's scale, and B = (2 s_y)^2
-  # would be 25 times the best lambdas' mean loss
+  # R^2 near 0.96: the residuals are a fifth of y's scale, and B = (2 s_y)^2
+  # would be about 100 times the best lambdas' mean loss
   set.seed(21)
   n <- 6000
   x <- matrix(rnorm(n * 5), n, 5)
