@@ -153,8 +153,13 @@
 #'   \eqn{s_y} the privately released standard deviation of y, \eqn{r =
 #'   \min(2, 6 s)} with \eqn{s} the root mean square of the residuals over
 #'   \eqn{s_y} that the path released last (DP-CD's adaptive clip; at least
-#'   0.005), or \eqn{r = 2} where the path released none; otherwise
-#'   `y.bound^2` and `y.bound`. Binomial deviance \eqn{2\log 20} (a
+#'   0.005), or \eqn{r = 2} where the path released none; where the
+#'   budget leaves the curve's noise small (a large epsilon or many
+#'   validation records), \eqn{r} is raised until the noise sd on `cvm`
+#'   reaches 1\% of \eqn{(s s_y)^2}, up to twice the reach of y's released
+#'   clamp, so that heavy-tailed residuals are clipped less; otherwise
+#'   `y.bound^2` and `y.bound`. At `epsilon = Inf` nothing is clipped (1e100:
+#'   the exact curve). Binomial deviance \eqn{2\log 20} (a
 #'   predicted probability of 0.05 for the observed class); binomial
 #'   `"mse"` and `"mae"` 2, `"class"` 1, their largest values (a larger
 #'   `loss.bound` is lowered to them: it would only add noise). At most
@@ -417,7 +422,10 @@ cv_procedure <- function(records, call, family, type.measure, held_out, loss.bou
       # (the fit's y.bound: the envelope max(|lower|, |upper|) of an
       # interval, a magnitude bound on the clamped y, not the argument as
       # given, which may be c(lower, upper))
-      loss.bound <- default_loss_bound(type.measure, fit, fit$settings$y.bound)
+      loss.bound <- default_loss_bound(
+        type.measure, fit, fit$settings$y.bound,
+        curve_noise_ratio(length(fit$lambda), held_out, type.measure, budget$refit_rows,
+                          epsilon, delta))
     }
     loss.bound <- min(loss.bound, natural_loss_bound(type.measure, family))
     curve <- if (length(fit$lambda) < 2L) {

@@ -62,7 +62,7 @@ test_that("the curve's ledger rows state their sensitivity and noise, and the to
   expect_equal(cvfit$lambda.min, cvfit$lambda[which.min(cvfit$cvm)])
 })
 
-test_that("at epsilon = Inf the curve is the exact clipped validation loss", {
+test_that("at epsilon = Inf the curve is the exact validation loss, clipped only at a measure's range", {
   d <- curve_data(n = 1000)
   lambda <- c(0.5, 0.1, 0.02, 0.005)
   fam <- list(binomial = dpglmnet:::dpglmnet_family("binomial"))
@@ -85,7 +85,9 @@ test_that("at epsilon = Inf the curve is the exact clipped validation loss", {
     expect_equal(cvfit$cvsd, unname(sampling), tolerance = 1e-6, label = measure)
     expect_equal(cvfit$cvup, cvfit$cvm + cvfit$cvsd)
     expect_equal(cvfit$cvlo, cvfit$cvm - cvfit$cvsd)
-    expect_equal(cvfit$loss.bound, c(deviance = 2 * log(20), class = 1, mse = 2,
+    # (nothing is noised, so nothing is clipped: the deviance is unbounded,
+    # the others at their largest values)
+    expect_equal(cvfit$loss.bound, c(deviance = 1e100, class = 1, mse = 2,
                                      mae = 2)[[measure]])
     # glmnet's rule on the exact curve
     i <- which.min(cvfit$cvm)
@@ -93,14 +95,14 @@ test_that("at epsilon = Inf the curve is the exact clipped validation loss", {
     expect_equal(cvfit$lambda.1se,
                  max(lambda[cvfit$cvm <= cvfit$cvm[i] + cvfit$cvsd[i]]))
   }
-  # gaussian mae: clipped at the (here exact) 2 s_y
+  # gaussian mae: not clipped either
   set.seed(4)
   cvfit <- cv.dpglmnet(d$x, d$y, epsilon = Inf, lambda = lambda, passes = 60, y.bound = 10,
                        type.measure = "mae")
   v <- cvfit$validation
   residual <- abs(d$y[v] - predict(cvfit$dpglmnet.fit, d$x[v, ]))
-  expect_equal(cvfit$cvm, unname(colMeans(pmin(residual, cvfit$loss.bound))),
-               tolerance = 1e-10)
+  expect_equal(cvfit$loss.bound, 1e100)
+  expect_equal(cvfit$cvm, unname(colMeans(residual)), tolerance = 1e-10)
   expect_equal(cvfit$name, c(mae = "Mean Absolute Error"))
 })
 
@@ -252,4 +254,41 @@ test_that("a gaussian curve's default loss.bound follows the residuals the path 
   expect_length(cvfit$dpglmnet.fit$settings$adaptive_clip_scale$released, 0L)
   expect_equal(cvfit$loss.bound, (2 * cvfit$dpglmnet.fit$settings$standardization$y_sd)^2,
                tolerance = 1e-12)
+})
+
+test_that("a large budget widens the gaussian curve's loss.bound; epsilon = Inf clips nothing", {
+  set.seed(21)
+  n <- 6000
+  x <- matrix(rnorm(n * 5), n, 5)
+  y <- drop(x %*% c(1, -1, 0, 0, 0.5)) + 0.3 * rnorm(n)
+  bound <- function(epsilon) {
+    set.seed(5)
+    cvfit <- quiet_cv(x, y, epsilon = epsilon, x.bounds = 4, y.bound = 8, nlambda = 6)
+    fit <- cvfit$dpglmnet.fit
+    released <- fit$settings$adaptive_clip_scale$released
+    st <- fit$settings$standardization
+    list(cvfit = cvfit, s = released[length(released)], y_sd = st$y_sd,
+         cap = 2 * max(abs(c(st$y_upper, st$y_lower) - st$y_mean)) / st$y_sd)
+  }
+  # epsilon 1: the curve's noise would be large against the residuals'
+  # scale, so the bound is the residual rule's, 6 s s_y
+  small <- bound(1)
+  expect_equal(small$cvfit$loss.bound, (min(2, 6 * small$s) * small$y_sd)^2, tolerance = 1e-12)
+  # epsilon 1000: the bound grows until the noise sd on each cvm is 1% of
+  # (s s_y)^2, the best lambdas' mean loss (below its cap here)
+  large <- bound(1000)
+  B <- large$cvfit$loss.bound
+  expect_gt(B, (min(2, 6 * large$s) * large$y_sd)^2)
+  expect_lt(B, (large$cap * large$y_sd)^2)
+  expect_equal(large$cvfit$cvsd.noise, 0.01 * (large$s * large$y_sd)^2, tolerance = 1e-10)
+  # the ledger's curve rows state that B
+  curve <- large$cvfit$privacy$mechanisms[large$cvfit$privacy$mechanisms$part == 2L, ]
+  expect_match(curve$sensitivity[1], format(signif(B, 4)), fixed = TRUE)
+  # epsilon = Inf: no clip, the exact validation MSE (cv.glmnet's on the split)
+  set.seed(5)
+  exact <- quiet_cv(x, y, epsilon = Inf, y.bound = 8, nlambda = 6, passes = 60)
+  expect_equal(exact$loss.bound, 1e100)
+  v <- exact$validation
+  link <- predict(exact$dpglmnet.fit, x[v, ], type = "link")
+  expect_equal(exact$cvm, unname(colMeans((y[v] - link)^2)), tolerance = 1e-10)
 })

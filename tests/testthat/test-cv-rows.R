@@ -29,10 +29,11 @@ cv_on_copies <- function(x, y, family, type.measure, epsilon, ...) {
   fit <- dpglmnet(x[-validation, , drop = FALSE], y[-validation], family = family,
                   epsilon = epsilon, delta = 1 / n^2, ...)
   fam <- dpglmnet:::dpglmnet_family(family)
-  loss.bound <- min(dpglmnet:::default_loss_bound(type.measure, fit, list(...)$y.bound),
-                    dpglmnet:::natural_loss_bound(type.measure, fam))
   K <- length(fit$lambda)
   second <- type.measure != "class"
+  ratio <- dpglmnet:::curve_noise_ratio(K, held_out, type.measure, list(), epsilon, 1 / n^2)
+  loss.bound <- min(dpglmnet:::default_loss_bound(type.measure, fit, list(...)$y.bound, ratio),
+                    dpglmnet:::natural_loss_bound(type.measure, fam))
   rows <- dpglmnet:::curve_mechanisms(K, held_out, loss.bound, second)
   z <- dpglmnet:::calibrate_noise(dpglmnet:::mechanism_table(rows), epsilon, 1 / n^2)
   link <- predict(fit, x[validation, , drop = FALSE], type = "link")
