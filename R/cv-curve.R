@@ -68,25 +68,24 @@ natural_loss_bound <- function(type.measure, family) {
 # cv.glmnet's on this split (DESIGN.md: epsilon = Inf runs with no noise
 # and no clipping).
 default_loss_bound <- function(type.measure, fit, y.bound, noise_ratio) {
-  if (identical(noise_ratio, 0)) return(max_loss_bound)
-  residual <- function() {
-    y_sd <- fit$settings$standardization$y_sd
-    # 2 s_y with s_y the released (private) scale of y when the path
-    # standardized it, or `curve_residual_reach` times the residuals' scale
-    # the path released last where that is less (curve_residual_scale()),
-    # raised where the budget leaves the curve's noise small
-    # (curve_budget_reach()); else the public y.bound (for an interval its
-    # envelope max(|lower|, |upper|), which bounds |y| of the clamped
-    # response)
-    if (is.null(y_sd) || identical(y_sd, 1)) return(y.bound)
-    s <- curve_residual_scale(fit)
-    max(min(2, curve_residual_reach * s), curve_budget_reach(fit, s, noise_ratio)) * y_sd
-  }
+  if (noise_ratio == 0) return(max_loss_bound)
   family <- dpglmnet_family(fit$family)
+  # B of a residual bound (mse and deviance its square, mae itself)
+  bound_at <- function(residual) family$default_loss_bound(type.measure, residual)
   # (the residual's bound only for a response clamped to y.bound)
-  bound <- family$default_loss_bound(type.measure,
-                                     if (family$bounded_response) residual())
-  min(bound, max_loss_bound)
+  if (!family$bounded_response) return(min(bound_at(NULL), max_loss_bound))
+  y_sd <- fit$settings$standardization$y_sd
+  # 2 s_y with s_y the released (private) scale of y when the path
+  # standardized it, or `curve_residual_reach` times the residuals' scale
+  # the path released last where that is less (curve_residual_scale()),
+  # raised where the budget leaves the curve's noise small
+  # (curve_budget_bound()); else the public y.bound (for an interval its
+  # envelope max(|lower|, |upper|), which bounds |y| of the clamped
+  # response)
+  if (is.null(y_sd) || identical(y_sd, 1)) return(min(bound_at(y.bound), max_loss_bound))
+  s <- curve_residual_scale(fit)
+  bound <- bound_at(min(2, curve_residual_reach * s) * y_sd)
+  min(max(bound, curve_budget_bound(fit, s, noise_ratio, bound_at)), max_loss_bound)
 }
 
 # The sd of the curve's noise on each cvm per unit of the loss bound B,
@@ -99,12 +98,13 @@ curve_noise_ratio <- function(K, n_val, type.measure, refit_rows, epsilon, delta
   calibrate_noise(mechanism_table(c(refit_rows, rows)), epsilon, delta) * sqrt(K) / n_val
 }
 
-# The residual reach (in s_y) that a large budget affords: the curve's
-# noise sd, noise_ratio B with B = (r s_y)^2, at most `curve_noise_share`
-# of the best lambdas' mean loss, about (s s_y)^2 (s: the path's last
-# released residual scale), so r = s sqrt(share / noise_ratio); at most
-# `dpcd_clip_residual_reach` times the reach of the response's released
-# clamp (R/dpcd.R: a residual beyond it is no fit) and never less than 2.
+# The bound a large budget affords: the curve's noise sd, noise_ratio B,
+# at most `curve_noise_share` of the best lambdas' mean loss, about the
+# bound at the residuals' scale s s_y ((s s_y)^2 for mse, s s_y for mae;
+# s: the path's last released residual scale, so only for a path that
+# released one); at most the bound at `dpcd_clip_residual_reach` times the
+# reach of the response's released clamp (R/dpcd.R: a residual beyond it
+# is no fit), never less than at 2 s_y.
 # Clipping the loss at 6 s s_y cuts nothing of a light-tailed residual, but
 # with heavy tails (a few records far out, as wooldridge's countymurders'
 # largest counties) the clipped curve prefers lambdas that fit the bulk and
@@ -114,9 +114,9 @@ curve_noise_ratio <- function(K, n_val, type.measure, refit_rows, epsilon, delta
 # of a large budget or a large n goes to a wider bound, as the path's clip
 # does (dpcd_clip_factor(), R/dpcd.R), and at epsilon = Inf nothing is
 # clipped. Measured by simulating the curve's noise (300 draws) on the
-# noiseless clipped validation curves of real paths (3 splits x 2 draws;
-# fits whose expected held-out error moved by more than 1%, better /
-# worse; mean log ratio):
+# noiseless clipped validation curves of real paths (inst/bench/
+# cv_loss_bound.R; 3 splits x 2 draws, mse; fits whose expected held-out
+# error moved by more than 1%, better / worse; mean log ratio):
 # - inst/bench/real_sets.R's gaussian sets (84 / 120 / 216 / 228 / 228
 #   fits with a curve at epsilon 4 / 10 / 100 / 1000 / 1e4): share 0.01
 #   changed none at 4 / 10 / 100, 7 / 1 at 1000 (+0.07%) and 10 / 10 at
@@ -127,17 +127,18 @@ curve_noise_ratio <- function(K, n_val, type.measure, refit_rows, epsilon, delta
 #   cv.glmnet's test MSE; charity_gift, whose gifts have outliers the
 #   predictors do not explain, 0.14 -> 0.16 and 0.18 -> 0.20: the clip was
 #   robustness there), 9 / 1 at 100, none at 4 / 10.
-# With share 0.01 the raise starts where 36 noise_ratio < 0.01: at epsilon
-# 1 only for n_val above about 50000 (10 lambdas), at 10 above about 6500.
+# For mse with s < 1/3 the raise starts where noise_ratio < 0.01 / 36: with
+# 10 lambdas and delta = 1e-6, at epsilon 1 for n_val above about 50000, at
+# 10 above about 6500.
 curve_noise_share <- 0.01
 
-curve_budget_reach <- function(fit, s, noise_ratio) {
+curve_budget_bound <- function(fit, s, noise_ratio, bound_at) {
   if (!is.finite(s) || !isTRUE(noise_ratio > 0)) return(0)
   st <- fit$settings$standardization
   reach <- max(abs(c(st$y_upper, st$y_lower) - st$y_mean)) / st$y_sd
   cap <- max(2, dpcd_clip_residual_reach * reach)
   if (!is.finite(cap)) return(0)
-  min(cap, s * sqrt(curve_noise_share / noise_ratio))
+  min(bound_at(cap * st$y_sd), curve_noise_share * bound_at(s * st$y_sd) / noise_ratio)
 }
 
 # A squared-loss path with the adaptive clip (R/dpcd.R, dpcd_scale_rows())
@@ -333,9 +334,11 @@ print.cv.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) 
     cat("The path has a single lambda on this data: nothing was chosen; the validation\n")
     cat("part was unused.\n\n")
   } else if (!is.finite(x$privacy$target_epsilon)) {
-    cat(sprintf(paste0("Measure: %s (per-record loss clipped at %s) on %d validation records,\n",
+    clip <- if (x$loss.bound >= max_loss_bound) "per-record loss not clipped" else
+      sprintf("per-record loss clipped at %s", format(signif(x$loss.bound, digits)))
+    cat(sprintf(paste0("Measure: %s (%s) on %d validation records,\n",
                        "exact (epsilon = Inf: not private); SE is the sampling SE.\n\n"),
-                x$name, format(signif(x$loss.bound, digits)), length(x$validation)))
+                x$name, clip, length(x$validation)))
   } else {
     cat(sprintf("Measure: %s (per-record loss clipped at %s), released privately on %d\n",
                 x$name, format(signif(x$loss.bound, digits)), length(x$validation)))

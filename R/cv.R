@@ -153,16 +153,20 @@
 #'   \eqn{s_y} the privately released standard deviation of y, \eqn{r =
 #'   \min(2, 6 s)} with \eqn{s} the root mean square of the residuals over
 #'   \eqn{s_y} that the path released last (DP-CD's adaptive clip; at least
-#'   0.005), or \eqn{r = 2} where the path released none; where the
+#'   0.005), or \eqn{r = 2} where the path released none; otherwise
+#'   `y.bound^2` and `y.bound`. Where the path released \eqn{s} and the
 #'   budget leaves the curve's noise small (a large epsilon or many
-#'   validation records), \eqn{r} is raised until the noise sd on `cvm`
-#'   reaches 1\% of \eqn{(s s_y)^2}, up to twice the reach of y's released
-#'   clamp, so that heavy-tailed residuals are clipped less; otherwise
-#'   `y.bound^2` and `y.bound`. At `epsilon = Inf` nothing is clipped (1e100:
-#'   the exact curve). Binomial deviance \eqn{2\log 20} (a
+#'   validation records), that bound is raised until the noise sd on `cvm`
+#'   reaches 1% of the bound at \eqn{r = s} (\eqn{(s s_y)^2} for `"mse"`),
+#'   up to the bound at twice the reach of y's released clamp, so that
+#'   heavy-tailed residuals are clipped less. Binomial deviance
+#'   \eqn{2\log 20} (a
 #'   predicted probability of 0.05 for the observed class); binomial
 #'   `"mse"` and `"mae"` 2, `"class"` 1, their largest values (a larger
-#'   `loss.bound` is lowered to them: it would only add noise). At most
+#'   `loss.bound` is lowered to them: it would only add noise). At
+#'   `epsilon = Inf` nothing is noised and nothing is clipped: the default
+#'   is 1e100 (the exact curve; `"class"` and the binomial `"mse"` and
+#'   `"mae"` keep their largest values), and `y.bound` is not needed. At most
 #'   1e100 (public, as the bounds); the curve is summed on the clipped
 #'   losses divided by \eqn{B}, so its sums stay finite whatever the bound.
 #'   A larger bound clips less but noises more: the noise sd on `cvm` is
@@ -277,7 +281,9 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   weighting <- check_weights(given("weights"), n, given("weights.bound"), epsilon)
   offsetting <- check_offset(given("offset"), n, given("offset.bound"), epsilon)
   check_x_bounds_given(given("x.bounds"), given("standardize"), epsilon, given("solver"))
-  if (family$bounded_response && is.null(loss.bound) && is.null(given("y.bound"))) {
+  # (at epsilon = Inf the default loss.bound clips nothing: no bound needed)
+  if (family$bounded_response && is.finite(epsilon) && is.null(loss.bound) &&
+      is.null(given("y.bound"))) {
     dpglmnet_abort("loss.bound", sprintf(paste(
       "or `y.bound` must be given for family = \"%s\": the validation",
       "loss is clipped to a public bound, its sensitivity."), family$name))

@@ -128,7 +128,9 @@ cv_from_database <- function(call, env) {
                                 lower_open = TRUE, upper_open = TRUE)
   rng <- check_choice(value("rng"), c("seeded", "secure"), "rng")
   check_x_bounds_given(given("x.bounds"), given("standardize"), epsilon, given("solver"))
-  if (family$bounded_response && is.null(loss.bound) && is.null(given("y.bound"))) {
+  # (at epsilon = Inf the default loss.bound clips nothing: no bound needed)
+  if (family$bounded_response && is.finite(epsilon) && is.null(loss.bound) &&
+      is.null(given("y.bound"))) {
     dpglmnet_abort("loss.bound", sprintf(paste(
       "or `y.bound` must be given for family = \"%s\": the validation",
       "loss is clipped to a public bound, its sensitivity."), family$name))

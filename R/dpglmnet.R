@@ -388,14 +388,14 @@
 #'   budget affords (see `passes`); when it affords fewer than 6, a single
 #'   lambda of \eqn{0.25/\sqrt{n}} on the standardized scale. With
 #'   `solver = "auto"` that single lambda is checked first: the L2 norm of
-#'   the clipped gradients at the mean model is released (for 4\% of the
+#'   the clipped gradients at the mean model is released (for 4% of the
 #'   path's releases, where the path has at least 100; for binomial with a
 #'   released proportion of ones, which sets that model's intercept), and
 #'   when it does not clear 1.5 times the noise one pass
 #'   of DP-CD adds to them, every coefficient would be mostly noise, so the
 #'   lambda is raised to a few noise sds of one update (a column enters only
 #'   where its effect clears the noise; a warning says so, and
-#'   `fit$settings$signal_check` holds what was released). On Caravan (6\%
+#'   `fit$settings$signal_check` holds what was released). On Caravan (6%
 #'   buyers, 85 columns) at epsilon 1 this took the held-out
 #'   misclassification from 1.20 times the majority class's to 1.00. On a
 #'   shorter path the same test is made without a release of its own, from

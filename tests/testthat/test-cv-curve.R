@@ -261,9 +261,9 @@ test_that("a large budget widens the gaussian curve's loss.bound; epsilon = Inf 
   n <- 6000
   x <- matrix(rnorm(n * 5), n, 5)
   y <- drop(x %*% c(1, -1, 0, 0, 0.5)) + 0.3 * rnorm(n)
-  bound <- function(epsilon) {
+  bound <- function(epsilon, ...) {
     set.seed(5)
-    cvfit <- quiet_cv(x, y, epsilon = epsilon, x.bounds = 4, y.bound = 8, nlambda = 6)
+    cvfit <- quiet_cv(x, y, epsilon = epsilon, x.bounds = 4, y.bound = 8, nlambda = 6, ...)
     fit <- cvfit$dpglmnet.fit
     released <- fit$settings$adaptive_clip_scale$released
     st <- fit$settings$standardization
@@ -274,21 +274,33 @@ test_that("a large budget widens the gaussian curve's loss.bound; epsilon = Inf 
   # scale, so the bound is the residual rule's, 6 s s_y
   small <- bound(1)
   expect_equal(small$cvfit$loss.bound, (min(2, 6 * small$s) * small$y_sd)^2, tolerance = 1e-12)
-  # epsilon 1000: the bound grows until the noise sd on each cvm is 1% of
-  # (s s_y)^2, the best lambdas' mean loss (below its cap here)
-  large <- bound(1000)
-  B <- large$cvfit$loss.bound
-  expect_gt(B, (min(2, 6 * large$s) * large$y_sd)^2)
-  expect_lt(B, (large$cap * large$y_sd)^2)
-  expect_equal(large$cvfit$cvsd.noise, 0.01 * (large$s * large$y_sd)^2, tolerance = 1e-10)
-  # the ledger's curve rows state that B
-  curve <- large$cvfit$privacy$mechanisms[large$cvfit$privacy$mechanisms$part == 2L, ]
-  expect_match(curve$sensitivity[1], format(signif(B, 4)), fixed = TRUE)
-  # epsilon = Inf: no clip, the exact validation MSE (cv.glmnet's on the split)
+  # epsilon 100-1000: the bound grows until the noise sd on each cvm is 1% of
+  # the bound at the residuals' scale, (s s_y)^2 for mse, s s_y for mae
+  # (below the cap here), with or without a refit sharing the budget
+  for (case in list(list(measure = "mse", refit = FALSE, power = 2, epsilon = 1000),
+                    list(measure = "mae", refit = FALSE, power = 1, epsilon = 100),
+                    list(measure = "mse", refit = TRUE, power = 2, epsilon = 1000))) {
+    large <- bound(case$epsilon, type.measure = case$measure, refit = case$refit)
+    B <- large$cvfit$loss.bound
+    label <- paste(case$measure, case$refit)
+    expect_gt(B, (min(2, 6 * large$s) * large$y_sd)^case$power)
+    expect_lt(B, (large$cap * large$y_sd)^case$power)
+    expect_equal(large$cvfit$cvsd.noise, 0.01 * (large$s * large$y_sd)^case$power,
+                 tolerance = 1e-10, label = label)
+    # the ledger's curve rows state that B
+    curve <- large$cvfit$privacy$mechanisms[large$cvfit$privacy$mechanisms$part == 2L, ]
+    expect_match(curve$sensitivity[1], format(signif(B, 4)), fixed = TRUE, label = label)
+  }
+  # a budget without bound stops at twice the reach of y's released clamp
+  huge <- bound(1e12)
+  expect_equal(huge$cvfit$loss.bound, (huge$cap * huge$y_sd)^2, tolerance = 1e-12)
+  # epsilon = Inf: no clip, the exact validation MSE (cv.glmnet's on the
+  # split), and no y.bound needed for it
   set.seed(5)
-  exact <- quiet_cv(x, y, epsilon = Inf, y.bound = 8, nlambda = 6, passes = 60)
+  exact <- quiet_cv(x, y, epsilon = Inf, nlambda = 6, passes = 60)
   expect_equal(exact$loss.bound, 1e100)
   v <- exact$validation
   link <- predict(exact$dpglmnet.fit, x[v, ], type = "link")
   expect_equal(exact$cvm, unname(colMeans((y[v] - link)^2)), tolerance = 1e-10)
+  expect_output(print(exact), "per-record loss not clipped")
 })
