@@ -135,8 +135,9 @@ curve_noise_share <- 0.01
 curve_budget_bound <- function(fit, s, noise_ratio, bound_at) {
   if (!is.finite(s) || !isTRUE(noise_ratio > 0)) return(0)
   st <- fit$settings$standardization
-  reach <- max(abs(c(st$y_upper, st$y_lower) - st$y_mean)) / st$y_sd
-  cap <- max(2, dpcd_clip_residual_reach * reach)
+  ends <- c(st$y_lower, st$y_upper)
+  if (length(ends) != 2L || !isTRUE(st$y_sd > 0)) return(0)
+  cap <- max(2, dpcd_clip_residual_reach * max(abs(ends - st$y_mean)) / st$y_sd)
   if (!is.finite(cap)) return(0)
   min(bound_at(cap * st$y_sd), curve_noise_share * bound_at(s * st$y_sd) / noise_ratio)
 }
