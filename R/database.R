@@ -10,7 +10,15 @@
 #' row; R adds the noise with the same mechanisms, sensitivities, noise
 #' generator and ledger as the in-memory fit, so that at the same seed
 #' (`set.seed()`) the fit on the table is the fit on the same data in memory
-#' (up to the rounding of sums in another order).
+#' (up to the rounding of sums in another order), with two exceptions.
+#' Where the budget affords DP-CD more than 10 passes per lambda at half the
+#' schedule's noise (a large epsilon or n), the in-memory fit takes up to
+#' 30 and the fit on a table stays at 10, since a pass there is one query
+#' per coordinate (`passes` in [dpglmnet()]). And the check of
+#' `solver = "auto"`'s single lambda (`nlambda` in [dpglmnet()]: a release
+#' of the gradients' norm, or a test on the first pass's gradients) is made
+#' in memory only: on a table the single lambda is fitted as planned, and
+#' where the in-memory fit releases that norm, its path has more noise.
 #'
 #' @section What runs in the database:
 #' The solver `"dpcd"` (DP coordinate descent, the default): each coordinate
