@@ -335,7 +335,10 @@ print.cv.dpglmnet <- function(x, digits = max(3, getOption("digits") - 3), ...) 
     cat("The path has a single lambda on this data: nothing was chosen; the validation\n")
     cat("part was unused.\n\n")
   } else if (!is.finite(x$privacy$target_epsilon)) {
-    clip <- if (x$loss.bound >= max_loss_bound) "per-record loss not clipped" else
+    # (a bound at a measure's largest value clips nothing either)
+    largest <- min(max_loss_bound,
+                   natural_loss_bound(x$type.measure, dpglmnet_family(x$dpglmnet.fit$family)))
+    clip <- if (x$loss.bound >= largest) "per-record loss not clipped" else
       sprintf("per-record loss clipped at %s", format(signif(x$loss.bound, digits)))
     cat(sprintf(paste0("Measure: %s (%s) on %d validation records,\n",
                        "exact (epsilon = Inf: not private); SE is the sampling SE.\n\n"),

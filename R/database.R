@@ -10,7 +10,7 @@
 #' row; R adds the noise with the same mechanisms, sensitivities, noise
 #' generator and ledger as the in-memory fit, so that at the same seed
 #' (`set.seed()`) the fit on the table is the fit on the same data in memory
-#' (up to the rounding of sums in another order), with two exceptions.
+#' (up to the rounding of sums in another order), with three exceptions.
 #' Where the budget affords DP-CD more than 10 passes per lambda at half the
 #' schedule's noise (a large epsilon or n), the in-memory fit takes up to
 #' 30 and the fit on a table stays at 10, since a pass there is one query
@@ -19,6 +19,8 @@
 #' of the gradients' norm, or a test on the first pass's gradients) is made
 #' in memory only: on a table the single lambda is fitted as planned, and
 #' where the in-memory fit releases that norm, its path has more noise.
+#' And for p >= n / 2, `solver = "auto"` may choose `"dpfw"` in memory,
+#' never on a table (Section What runs in the database).
 #'
 #' @section What runs in the database:
 #' The solver `"dpcd"` (DP coordinate descent, the default): each coordinate

@@ -89,6 +89,7 @@ test_that("at epsilon = Inf the curve is the exact validation loss, clipped only
     # the others at their largest values)
     expect_equal(cvfit$loss.bound, c(deviance = 1e100, class = 1, mse = 2,
                                      mae = 2)[[measure]])
+    expect_output(print(cvfit), "per-record loss not clipped")
     # glmnet's rule on the exact curve
     i <- which.min(cvfit$cvm)
     expect_equal(cvfit$lambda.min, lambda[i])
