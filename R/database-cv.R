@@ -34,8 +34,8 @@
 #' split, the path, the curve, the choice and the refit are the in-memory
 #' ones (to rounding: 1e-14 in the tests, at `epsilon = Inf` and 1) and the
 #' ledger is identical, except where [db_table()] says the fits differ
-#' (DP-CD's extra passes above 10 at a large budget, `solver = "auto"`'s
-#' single-lambda signal check, and its choice for p >= n / 2).
+#' (DP-CD's extra passes above 10 at a large budget, and `solver =
+#' "auto"`'s choice for p >= n / 2).
 #' * The split is drawn in R as in memory (`validation` holds the drawn row
 #'   numbers); the database numbers its rows once, `ROW_NUMBER() OVER
 #'   (ORDER BY key)` with `db_table(key = )`, else in the engine's scan

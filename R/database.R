@@ -10,17 +10,15 @@
 #' row; R adds the noise with the same mechanisms, sensitivities, noise
 #' generator and ledger as the in-memory fit, so that at the same seed
 #' (`set.seed()`) the fit on the table is the fit on the same data in memory
-#' (up to the rounding of sums in another order), with three exceptions.
+#' (up to the rounding of sums in another order), with two exceptions.
 #' Where the budget affords DP-CD more than 10 passes per lambda at half the
 #' schedule's noise (a large epsilon or n), the in-memory fit takes up to
 #' 30 and the fit on a table stays at 10, since a pass there is one query
-#' per coordinate (`passes` in [dpglmnet()]). And the check of
-#' `solver = "auto"`'s single lambda (`nlambda` in [dpglmnet()]: a release
-#' of the gradients' norm, or a test on the first pass's gradients) is made
-#' in memory only: on a table the single lambda is fitted as planned, and
-#' where the in-memory fit releases that norm, its path has more noise.
-#' And for p >= n / 2, `solver = "auto"` may choose `"dpfw"` in memory,
-#' never on a table (Section What runs in the database).
+#' per coordinate (`passes` in [dpglmnet()]). And for p >= n / 2,
+#' `solver = "auto"` may choose `"dpfw"` in memory, never on a table
+#' (Section What runs in the database). The check of `solver = "auto"`'s
+#' single lambda (`nlambda` in [dpglmnet()]) is made on a table as in
+#' memory: its release is one more aggregate.
 #'
 #' @section What runs in the database:
 #' The solver `"dpcd"` (DP coordinate descent, the default): each coordinate
@@ -380,6 +378,36 @@ is_database_source <- function(x) inherits(x, "dpglmnet_db")
 # check_y() of a database response: it was checked by check_database_values().
 check_database_response <- function(y) {
   list(y = y, classnames = if (dpglmnet_family(y$family)$classes) c("0", "1"))
+}
+
+# The signal check of solver = "auto" on a table (R/signal.R,
+# src/dpglmnet/signal_check.h): the mean model's released mean of the
+# clamped response (when it releases one; one aggregate), then the
+# features' clipped gradients at the mean model, (1/n) sum_i clamp((m -
+# y~_i) x~_ij, C_j), as one aggregate, and their norm with the check's
+# noise: the core's draws, in its order, from the same stream.
+signal_check_db <- function(x, y, settings) {
+  stream <- .noise_stream_cpp(settings)
+  m <- 0
+  if (isTRUE(settings$release_mean)) {
+    m <- database_clamped_mean(y, settings$mean_lower, settings$mean_upper)
+    if (settings$mean_sd > 0) m <- m + settings$mean_sd * .noise_gaussian_cpp(stream, 1L)
+    # (post-processing: the mean model's mean lies in y's interval)
+    m <- min(max(m, settings$mean_lower), settings$mean_upper)
+  }
+  p <- ncol(x)
+  inner <- list(y = y$expr)
+  for (j in seq_len(p)) inner[[paste0("x", j)]] <- sql_column(x, j, settings$transform)
+  sums <- lapply(seq_len(p), function(j) {
+    term <- sprintf("(%s - %s) * %s", sql_number(x, m), sql_name(x, "y"),
+                    sql_name(x, paste0("x", j)))
+    sprintf("SUM(%s)", sql_clip(x, term, settings$coordinate_clip[[j]]))
+  })
+  names(sums) <- paste0("g", seq_len(p))
+  g <- as.numeric(unlist(database_query(x, sql_aggregate(x, sums, inner)))) / x$n
+  norm <- sqrt(sum(g^2))
+  if (settings$norm_sd > 0) norm <- norm + settings$norm_sd * .noise_gaussian_cpp(stream, 1L)
+  list(norm = norm, mean = m)
 }
 
 # The exact mean of a table's response clamped to [lower, upper]: one
@@ -743,11 +771,18 @@ dpcd_path_db <- function(x, y, settings) {
   tail_average <- if (is.null(settings$tail_average)) 0 else settings$tail_average
   tail_passes <- if (tail_average > 0) ceiling(tail_average * settings$passes) else 0
   tail_from <- if (tail_passes > 1) settings$passes - tail_passes else settings$passes
+  # the signal gate (src/dpglmnet/dpcd.h, R/signal.R): the first pass of the
+  # first lambda records the features' released gradients; below the
+  # gate's energy (and with no feature clearly out of its noise) the rest of
+  # that lambda is at the gate's (ramped) lambda, and the first pass's
+  # features are put at its prox of their released steps
+  gate <- database_gate(settings, p)
   for (l in seq_along(lambdas)) {
     lambda <- lambdas[[l]]
     tail_sum <- numeric(coordinates)
     tail_count <- 0L
     for (pass in seq_len(settings$passes)) {
+      gate$recording <- gate$on && !gate$done && pass == 1L
       change <- 0
       if (settings$selection == "permutation") order <- .noise_shuffle_cpp(stream, order)
       local <- pass - 1L
@@ -789,11 +824,26 @@ dpcd_path_db <- function(x, y, settings) {
           }
         }
         moved <- old - gamma * g
+        if (gate$recording && j <= p) gate <- gate$record(gate, j, moved, g)
         updated <- if (j <= p) prox(j, moved, gamma, lambda) else moved
         if (updated == old) next
         change <- max(change, abs(updated - old))
         coef[j] <- updated
         if (!is.null(work)) database_update_eta(work, p, j, updated - old)
+      }
+      if (gate$recording) {
+        gate$recording <- FALSE
+        gate$done <- TRUE
+        if (gate$energy < settings$gate_energy && !(gate$largest_z >= gate$z)) {
+          gate$closed <- TRUE
+          lambda <- gate$ramped_lambda(gate, lambda)
+          gate$lambda <- lambda
+          for (j in seq_len(p)) {
+            gamma <- settings$coordinate_step[[j]]
+            if (gamma > 0) coef[j] <- prox(j, gate$moved[j], gamma, lambda)
+          }
+          if (!is.null(work)) database_update_eta(work, p, coef = coef)
+        }
       }
       if (settings$average) {
         coef <- (average_sum + coef * (coordinates - last_counted)) / coordinates
@@ -815,6 +865,48 @@ dpcd_path_db <- function(x, y, settings) {
     last_change[l] <- change
     if (settings$trace > 0) cat(sprintf("lambda %d/%d done\n", l, length(lambdas)))
   }
+  steps <- settings$coordinate_step[seq_len(p)]
   list(beta = beta, a0 = a0, last_pass_change = last_change,
+       gate = list(energy = gate$energy, closed = gate$closed, lambda = gate$lambda,
+                   gradients = ifelse(steps > 0, -gate$moved / steps, 0)),
        scale = list(released = released_scales, factor = factor))
+}
+
+# The signal gate's state on a table, as the core's (src/dpglmnet/dpcd.h):
+# on where the settings set it (and neither averaging nor random selection
+# is used), the first pass's moved values, the sum of the gate features'
+# squared released gradients and their largest |g_j| / sigma_j.
+database_gate <- function(settings, p) {
+  on <- isTRUE(settings$gate_energy > 0) && !isTRUE(settings$average) &&
+    !identical(settings$selection, "random") && length(settings$gate_feature) == p
+  list(on = on, done = FALSE, recording = FALSE, closed = FALSE, lambda = 0,
+       energy = 0, largest_z = 0, moved = numeric(p),
+       z = if (is.null(settings$gate_z)) Inf else settings$gate_z,
+       record = function(gate, j, moved, g) {
+         gate$moved[j] <- moved
+         if (settings$gate_feature[[j]] != 0) {
+           gate$energy <- gate$energy + g * g
+           if (settings$noise_sd[[j]] > 0) {
+             gate$largest_z <- max(gate$largest_z, abs(g) / settings$noise_sd[[j]])
+           }
+         }
+         gate
+       },
+       # ramped_gate_lambda() of the core: from the gate's lambda at the
+       # ramp's start to the fit's own at the gate's threshold, geometrically
+       ramped_lambda = function(gate, own) {
+         noise <- settings$gate_noise_energy
+         ramp <- settings$gate_ramp_energy
+         open <- settings$gate_energy
+         gate_lambda <- settings$gate_lambda
+         if (is.null(noise) || is.null(ramp) || !(ramp > noise) || !(open > ramp) ||
+             !(own > 0) || !(gate_lambda > own)) {
+           return(gate_lambda)
+         }
+         r <- sqrt(max(gate$energy - noise, 0))
+         r_low <- sqrt(ramp - noise)
+         r_open <- sqrt(open - noise)
+         u <- min(max((r - r_low) / (r_open - r_low), 0), 1)
+         exp((1 - u) * log(gate_lambda) + u * log(own))
+       })
 }

@@ -121,7 +121,7 @@ signal_eligible <- function(problem) {
   plan <- problem$standardization
   solver_object(problem$solver)$signal_check && !is.null(problem$solver_choice) &&
     !is.null(plan) && !is.null(signal_mean(problem)) && is.finite(problem$epsilon) &&
-    is.null(problem$weights) && !is_database_source(problem$x) &&
+    is.null(problem$weights) &&
     !isTRUE(problem$bound_scaling) && isTRUE(problem$single_lambda) &&
     is.null(problem$lambda) && problem$alpha >= signal_constants$min_alpha &&
     isTRUE(problem$intercept) &&
@@ -263,12 +263,15 @@ release_signal_check <- function(scaled, setup, noise) {
       released = NA_real_, release_sd = release_sd, threshold = 0, passed = TRUE,
       mean = NULL, lambda = default_lambda)))
   }
-  released <- .signal_check_cpp(scaled$x, scaled$y, core_settings(
+  settings <- core_settings(
     scaled, coordinate_clip = clip, release_mean = mean_model$release,
     mean_lower = if (mean_model$release) mean_model$lower else 0,
     mean_upper = if (mean_model$release) mean_model$upper else 0,
     mean_sd = if (mean_model$release) release_noise(scaled$ledger, "signal_mean") else 0,
-    norm_sd = release_sd))
+    norm_sd = release_sd)
+  # (a database table: the same release from one aggregate, R/database.R)
+  released <- if (is_database_source(scaled$x)) signal_check_db(scaled$x, scaled$y, settings)
+              else .signal_check_cpp(scaled$x, scaled$y, settings)
   # (a norm is not negative: post-processing of a noisy one that may be)
   released$norm <- max(0, released$norm)
   threshold <- sqrt(sum(noise[features][active]^2))

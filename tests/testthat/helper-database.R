@@ -115,6 +115,32 @@ check_database_backend <- function(con) {
       }
     }
   }
+  # solver = "auto"'s single lambda (R/signal.R) on a table as in memory:
+  # the check's own release (30 columns, 10 passes: more than 100 path
+  # releases; binomial with its released mean, where it fails and raises
+  # lambda, with a warning) and the gate on the first pass's gradients (5
+  # columns and no signal: closed)
+  wide <- database_records(n = 6000, p = 30, seed = 13)
+  DBI::dbWriteTable(con, "records_wide", wide$frame, overwrite = TRUE)
+  set.seed(14)
+  blank <- matrix(rnorm(3000 * 5), 3000, 5, dimnames = list(NULL, paste0("v", 1:5)))
+  noise <- list(x = blank, y = rnorm(3000), yb = as.numeric(runif(3000) < 0.3))
+  noise$frame <- data.frame(blank, y = noise$y, yb = noise$yb)
+  DBI::dbWriteTable(con, "records_noise", noise$frame, overwrite = TRUE)
+  for (case in list(list("records_wide", wide, FALSE), list("records_noise", noise, TRUE))) {
+    for (family in c("gaussian", "binomial")) {
+      fits <- paired_fits(con, case[[1]], case[[2]], family,
+                          list(epsilon = 1, x.bounds = 10,
+                               y.bound = if (family == "gaussian") 20))
+      check <- fits$memory$settings$signal_check
+      expect_false(is.null(check))
+      expect_identical(isTRUE(check$gate), case[[3]])
+      if (case[[3]]) expect_false(check$passed)  # no signal: the gate closed
+      expect_same_ledger(fits$database$privacy, fits$memory$privacy)
+      expect_equal(fits$database$settings$signal_check, check, tolerance = 1e-10)
+      expect_same_fit(fits)
+    }
+  }
   # cv.dpglmnet() on the table (R/database-cv.R; its own checks in
   # test-database-cv.R): the split, the path and the curve are aggregates too
   set.seed(6)
