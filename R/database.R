@@ -18,7 +18,9 @@
 #' `solver = "auto"` may choose `"dpfw"` in memory, never on a table
 #' (Section What runs in the database). The check of `solver = "auto"`'s
 #' single lambda (`nlambda` in [dpglmnet()]) is made on a table as in
-#' memory: its release is one more aggregate.
+#' memory: its release is one more aggregate (two for binomial: the clamped
+#' mean of y, then the clipped gradients at the mean model), and its gate
+#' reads only the first pass's released gradients.
 #'
 #' @section What runs in the database:
 #' The solver `"dpcd"` (DP coordinate descent, the default): each coordinate

@@ -40,8 +40,8 @@
 # no longer enters every coefficient, and a column with a strong effect
 # still enters. Only where solver = "auto" chose DP-CD on standardized
 # columns at one lambda of its own (few releases per record), without
-# weights or an offset, on data in memory; a solver or a lambda you give
-# is never overruled.
+# weights or an offset (in memory or on a database table, R/database.R); a
+# solver or a lambda you give is never overruled.
 #
 # Measured (held-out misclassification over the majority class's, epsilon
 # 1, 3-4 splits or seeds; lambda 1 / sqrt(n) -> sigma -> 2 sigma):

@@ -136,6 +136,12 @@ check_database_backend <- function(con) {
       expect_false(is.null(check))
       expect_identical(isTRUE(check$gate), case[[3]])
       if (case[[3]]) expect_false(check$passed)  # no signal: the gate closed
+      if (!case[[3]] && family == "binomial") {
+        # the check's own release fails on this design: lambda raised, a warning
+        expect_false(check$passed)
+        expect_false(is.null(check$mean))
+        expect_length(fits$memory_warnings, 1L)
+      }
       expect_same_ledger(fits$database$privacy, fits$memory$privacy)
       expect_equal(fits$database$settings$signal_check, check, tolerance = 1e-10)
       expect_same_fit(fits)

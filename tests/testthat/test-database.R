@@ -224,3 +224,36 @@ test_that("at moderate n solver = \"auto\" picks the same fit on a table as in m
                                    epsilon = 1, x.bounds = 20, y.bound = 40))
   expect_true(fit$settings$solver %in% dpglmnet:::solvers_with("in_database"))
 })
+
+test_that("the signal gate on a table: open, closed part of the way (its ramp), in both residual modes", {
+  skip_if_not_installed("RSQLite")
+  con <- sqlite()
+  on.exit(DBI::dbDisconnect(con))
+  # 20 columns: the gate's ramp starts at half its threshold (R/signal.R)
+  set.seed(101)
+  n <- 3000
+  x <- matrix(rnorm(n * 20), n, 20, dimnames = list(NULL, paste0("v", 1:20)))
+  for (case in list(list(effect = 0.25, partly = TRUE), list(effect = 0.3, partly = FALSE))) {
+    y <- drop(case$effect * (x[, 1] + x[, 2])) + rnorm(n)
+    data <- list(x = x, y = y, frame = data.frame(x, y = y))
+    DBI::dbWriteTable(con, "gated", data$frame, overwrite = TRUE)
+    for (mode in c("column", "query")) {
+      old <- options(dpglmnet.database.residual = mode)
+      fits <- paired_fits(con, "gated", data, "gaussian",
+                          list(epsilon = 1, x.bounds = 10, y.bound = 20))
+      options(old)
+      check <- fits$memory$settings$signal_check
+      expect_true(isTRUE(check$gate))
+      label <- paste(case$effect, mode)
+      if (case$partly) {
+        # closed, its lambda raised part of the way to the noise level
+        expect_false(check$passed, label = label)
+        expect_true(dpglmnet:::signal_partly_raised(check), label = label)
+      } else {
+        expect_true(check$passed, label = label)  # open: the fit's own lambda
+      }
+      expect_equal(fits$database$settings$signal_check, check, tolerance = 1e-10)
+      expect_same_fit(fits)
+    }
+  }
+})
