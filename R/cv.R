@@ -281,13 +281,7 @@ cv.dpglmnet <- function(x, y, ..., epsilon = 1, delta = 1 / nrow(x)^2,
   weighting <- check_weights(given("weights"), n, given("weights.bound"), epsilon)
   offsetting <- check_offset(given("offset"), n, given("offset.bound"), epsilon)
   check_x_bounds_given(given("x.bounds"), given("standardize"), epsilon, given("solver"))
-  # (at epsilon = Inf the default loss.bound clips nothing: no bound needed)
-  if (family$bounded_response && is.finite(epsilon) && is.null(loss.bound) &&
-      is.null(given("y.bound"))) {
-    dpglmnet_abort("loss.bound", sprintf(paste(
-      "or `y.bound` must be given for family = \"%s\": the validation",
-      "loss is clipped to a public bound, its sensitivity."), family$name))
-  }
+  check_loss_bound_given(family, epsilon, loss.bound, given("y.bound"))
 
   # The plan, before the split (public: n, p, the budget and the
   # arguments): the path the training part would get. Planning reads only
@@ -611,6 +605,19 @@ warn_one_fold <- function(nfolds) {
 # The largest `loss.bound` accepted: a finite public maximum, as for
 # `x.bounds` and `y.bound`.
 max_loss_bound <- 1e100
+
+# A response without a natural bound needs a public bound for the
+# validation loss (its sensitivity): `loss.bound` or `y.bound`; at epsilon =
+# Inf the default loss.bound clips nothing, so neither is needed. (In
+# memory and on a table, before any computation.)
+check_loss_bound_given <- function(family, epsilon, loss.bound, y.bound) {
+  if (family$bounded_response && is.finite(epsilon) && is.null(loss.bound) &&
+      is.null(y.bound)) {
+    dpglmnet_abort("loss.bound", sprintf(paste(
+      "or `y.bound` must be given for family = \"%s\": the validation",
+      "loss is clipped to a public bound, its sensitivity."), family$name))
+  }
+}
 
 # "lambda", or "radius" for the l1-ball solvers (a planned problem).
 planned_parameter <- function(problem) {

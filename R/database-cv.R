@@ -130,13 +130,7 @@ cv_from_database <- function(call, env) {
                                 lower_open = TRUE, upper_open = TRUE)
   rng <- check_choice(value("rng"), c("seeded", "secure"), "rng")
   check_x_bounds_given(given("x.bounds"), given("standardize"), epsilon, given("solver"))
-  # (at epsilon = Inf the default loss.bound clips nothing: no bound needed)
-  if (family$bounded_response && is.finite(epsilon) && is.null(loss.bound) &&
-      is.null(given("y.bound"))) {
-    dpglmnet_abort("loss.bound", sprintf(paste(
-      "or `y.bound` must be given for family = \"%s\": the validation",
-      "loss is clipped to a public bound, its sensitivity."), family$name))
-  }
+  check_loss_bound_given(family, epsilon, loss.bound, given("y.bound"))
   if (is.null(family$sql_linkinv) ||
       (type.measure == "deviance" && is.null(family$sql_loss))) {
     dpglmnet_abort("type.measure", sprintf(paste(
