@@ -158,6 +158,11 @@ lambda_path_unconverged <- function(problem, settings, lambda, relative) {
 #                             is bounded by `derivative_bound` whatever y;
 #   derivative_bound          a public bound on |l'(eta, y)| whatever y
 #                             (binomial 1, Huber delta; Inf: none);
+#   raised_clip(mean)         whether DP-CD's default clip grows with the
+#                             budget (R/dpcd.R, dpcd_clip_factor()), given
+#                             the split intercept's released mean of y (NULL
+#                             where the fit releases none); by default where
+#                             the derivative has no public bound;
 #   standardize_response      y is standardized with x (needs y.bound);
 #   public_lambda_max(scale_y, has_offset)  a public bound on every
 #                             gradient coordinate at 0 of the standardized
@@ -211,6 +216,7 @@ lambda_path_unconverged <- function(problem, settings, lambda, relative) {
 # Its C++ half is the family's loss in src/dpglmnet/losses/ (registry.h maps the
 # name to it). An unknown family is an error, never a silent squared loss.
 new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = Inf,
+                       raised_clip = function(mean) !is.finite(derivative_bound),
                        standardize_response = bounded_response,
                        public_lambda_max = function(scale_y, has_offset) NULL,
                        signal_mean = function(scale_y) NULL, single_lambda_passes = Inf,
@@ -221,7 +227,7 @@ new_family <- function(name, ..., bounded_response = FALSE, derivative_bound = I
                        parameter = NULL, parameter_name = NULL,
                        with_parameter = function(value) NULL, closed_form_dual = FALSE) {
   structure(c(list(name = name, bounded_response = bounded_response,
-                   derivative_bound = derivative_bound,
+                   derivative_bound = derivative_bound, raised_clip = raised_clip,
                    standardize_response = standardize_response,
                    public_lambda_max = public_lambda_max, signal_mean = signal_mean,
                    derivative_scale = derivative_scale, split_intercept = split_intercept,

@@ -26,9 +26,16 @@ dpcd_solver <- new_solver("dpcd",
     # Coordinates: the p features, then the intercept.
     m <- smooth$coordinates
     private <- is.finite(problem$epsilon)
+    # (the split intercept's mean of y, released first: the clip may read it)
+    intercept <- dpcd_intercept_release(problem)
+    if (!is.null(intercept)) problem$ledger <- intercept$ledger
     # (the default clip's budget factor, when the clip is not released)
-    clip_factor <- if (private && is.null(problem$released_clip)) dpcd_clip_factor(problem)
+    clip_factor <- if (private && is.null(problem$released_clip)) {
+      dpcd_clip_factor(problem, intercept$used)
+    }
     list(
+      ledger = if (!is.null(intercept)) problem$ledger,
+      intercept_mean = if (!is.null(intercept)) intercept[c("released", "used")],
       smooth = smooth,
       coordinates = length(m),
       # (0 for a coordinate held at 0, limits [0, 0]: a column the released
@@ -73,7 +80,7 @@ dpcd_solver <- new_solver("dpcd",
     # (the split intercept's steps: at most 2 C_0 / n too, R/dpcd.R)
     split <- dpcd_intercept_interval(problem)
     c(list(lambda_max = path[seq_len(problem$p)], path = path),
-      if (!is.null(split)) list(intercept_mean = (split$upper - split$lower) / problem$n),
+      if (!is.null(split)) list(intercept_mean = dpcd_intercept_sensitivity(split, problem$n)),
       # (the adaptive clip: a mean of terms in [0, 1])
       if (plans_dpcd_scale(problem)) list(scale = 1 / problem$n))
   },
@@ -118,7 +125,7 @@ dpcd_solver <- new_solver("dpcd",
       gate_noise_energy = problem$signal_gate$gate_noise_energy,
       gate_ramp_energy = problem$signal_gate$gate_ramp_energy,
       gate_feature = problem$signal_gate$gate_feature)
-    settings <- c(settings, dpcd_scale_settings(problem), dpcd_intercept_settings(problem))
+    settings <- c(settings, dpcd_scale_settings(problem), dpcd_intercept_settings(problem, setup))
     fitted <- if (is_database_source(problem$x)) dpcd_path_db(problem$x, problem$y, settings)
               else .dpcd_path_cpp(problem$x, problem$y, settings)
     # (the adaptive clip's releases, at most as many as its ledger row counts)
@@ -172,23 +179,27 @@ dpcd_solver <- new_solver("dpcd",
 # the clip is raised until it reaches it (z: the path's planned noise
 # multiplier, from the ledger; n, the clip and the rule are public), so the
 # surplus of a large budget or a large n goes to less bias, and at epsilon =
-# Inf nothing is clipped, continuously. Only for losses whose derivative has
-# no public bound (the squared loss: its residual; the binomial and Huber
-# terms are at most |x~_ij|, and on Shuttle and Satellite, logistic, the
-# clip at 1 kept outlying records from slowing DP-CD: a raised clip was
-# 1.16-1.25x worse at epsilon 100). Measured (inst/bench/real_sets.R-style
-# splits, cv.dpglmnet() held out over cv.glmnet; 0.01 / 0.02 / none):
+# Inf nothing is clipped, continuously. Where the family declares it
+# (family$raised_clip(), R/aaa-protocols.R): losses whose derivative has
+# no public bound (the squared loss: its residual), and the binomial loss
+# for a rare class only, read from the split intercept's released
+# proportion (R/family.R, binomial_raised_clip_share). The Huber terms are
+# at most |x~_ij| delta, the binomial ones |x~_ij|, and on Shuttle and
+# Satellite (classes of 22-23%) the clip at 1 kept outlying records from
+# slowing DP-CD: a raised clip was 1.16-1.25x worse at epsilon 100.
+# Measured (inst/bench/real_sets.R-style splits, cv.dpglmnet() held out
+# over cv.glmnet; 0.01 / 0.02 / none):
 # California 0.765 / 0.763 / 0.792 at epsilon 100, 0.757 / 0.753 / 0.769 at
 # 16; Bikeshare 1.068 / 1.062 / 1.264 at 100, 1.288 / 1.214 / 1.288 at 16;
 # Wage (n = 3000) 1.040 at 100 with 0.02 against 1.080; no change at
 # epsilon 1 on any of them (the factor stays 1 there).
 dpcd_clip_noise <- 0.02
 
-dpcd_clip_factor <- function(problem) {
+dpcd_clip_factor <- function(problem, released_mean = NULL) {
   # (with its public parameter: Huber's derivative is bounded by its delta)
   family <- problem_family(problem)
   if (isTRUE(problem$clip_given) || !is.numeric(problem$clip) ||
-      is.null(problem$standardization_result) || is.finite(family$derivative_bound) ||
+      is.null(problem$standardization_result) || !family$raised_clip(released_mean) ||
       !is.finite(problem$epsilon) || is.null(problem$ledger)) {
     return(1)
   }
@@ -568,20 +579,45 @@ dpcd_intercept_rows <- function(problem, path_count) {
     calibrated = TRUE, factor = factor, key = "intercept_mean"))
 }
 
-# The core's settings of the split intercept (none: list()), after its
-# release: the mean of y clamped to the family's interval (one Gaussian
-# release, src/dpglmnet/private_mean.h; on a table its exact mean from one
-# aggregate, the noise added in the core as in memory).
-dpcd_intercept_settings <- function(problem) {
+# The core's settings of the split intercept (none: list()), from its
+# release in the setup (below).
+dpcd_intercept_settings <- function(problem, setup) {
   split <- dpcd_intercept_interval(problem)
   if (is.null(split)) return(list())
+  mean <- setup$intercept_mean
+  rows <- problem$ledger$mechanisms
+  # (the path's multiplier as it is now: respread over the moving units
+  # after the setup, R/solvers.R)
+  multiplier <- rows$noise_multiplier[match("path", rows$key)]
+  if (is.null(mean) || !(multiplier > 0)) {
+    stop("internal error: the split intercept's releases are not in the ledger", call. = FALSE)
+  }
+  # (the start: see dpcd_intercept_start())
+  list(intercept_split = TRUE,
+       intercept_start = if (dpcd_intercept_start(problem)) split$link(mean$used) else 0,
+       intercept_response_mean = mean$used, intercept_released_mean = mean$released,
+       intercept_multiplier = multiplier)
+}
+
+# The replace-one sensitivity of the split intercept's mean of y in [lower, upper].
+dpcd_intercept_sensitivity <- function(split, n) (split$upper - split$lower) / n
+
+# The split intercept's release, made by DP-CD's setup (before its clips,
+# which may read it: dpcd_clip_factor()): the mean of y clamped to the
+# family's interval (one Gaussian release, src/dpglmnet/private_mean.h; on
+# a table its exact mean from one aggregate, the noise added in the core as
+# in memory). The ledger with its sensitivity, the released mean and the
+# mean the steps use; NULL where the fit makes no split.
+dpcd_intercept_release <- function(problem) {
+  split <- dpcd_intercept_interval(problem)
+  if (is.null(split)) return(NULL)
+  ledger <- record_sensitivity(problem$ledger, "intercept_mean",
+                               dpcd_intercept_sensitivity(split, problem$n))
   y <- if (is_database_source(problem$x)) {
     database_clamped_mean(problem$y, split$lower, split$upper)
   } else problem$y
-  scale <- release_noise(problem$ledger, "intercept_mean")
-  rows <- problem$ledger$mechanisms
-  multiplier <- rows$noise_multiplier[match("path", rows$key)]
-  if (!(scale > 0) || !(multiplier > 0)) {
+  scale <- release_noise(ledger, "intercept_mean")
+  if (!(scale > 0)) {
     stop("internal error: the split intercept's releases are not in the ledger", call. = FALSE)
   }
   released <- .private_mean_cpp(y, list(
@@ -595,9 +631,5 @@ dpcd_intercept_settings <- function(problem) {
   # a released 1.3, b0 = 14 after 10 passes).
   margin <- (split$upper - split$lower) / problem$n
   used <- min(max(released, split$lower + margin), split$upper - margin)
-  # (the start: see dpcd_intercept_start())
-  list(intercept_split = TRUE,
-       intercept_start = if (dpcd_intercept_start(problem)) split$link(used) else 0,
-       intercept_response_mean = used, intercept_released_mean = released,
-       intercept_multiplier = multiplier)
+  list(ledger = ledger, released = released, used = used)
 }

@@ -502,8 +502,12 @@
 #'   the fit toward a robust, median-like one, a bias that a larger budget
 #'   does not shrink, while the noise does (public: from n and the
 #'   calibrated noise; `summary()` prints the factor; never with a `clip`
-#'   you give, nor for the binomial or Huber losses, whose terms are
-#'   bounded). With the default clip, a private DP-CD fit of a
+#'   you give, nor for the Huber loss, whose terms are bounded). A binomial
+#'   fit raises it the same way only where the released proportion of the
+#'   rarer class (the split intercept's, a ledger row) is below 5%: the
+#'   clip then cuts mostly that class's terms, and its coefficients shrink
+#'   whatever the budget; with classes of similar size the cut falls on
+#'   both, as a robust loss, and the clip stays. With the default clip, a private DP-CD fit of a
 #'   standardized gaussian response also adapts its clips as the fit
 #'   proceeds (the adaptive clip): before passes 1, 2, 4, 8, ... of each
 #'   lambda it releases the root mean square `s` of the residuals on the

@@ -70,6 +70,57 @@ test_that("the default clip is not raised at a small budget, for bounded losses,
   expect_true(all(is.infinite(exact$settings$coordinate_clip)))
 })
 
+test_that("a binomial fit raises its default clip for a rare class only, from its released proportion", {
+  set.seed(31)
+  n <- 20000
+  x <- matrix(rnorm(n * 4), n)
+  eta <- -5.5 + drop(x %*% c(1.5, 1, 0, 0))
+  y <- as.numeric(runif(n) < plogis(eta))   # about 1.5% ones
+  fit_of <- function(y, ...) {
+    set.seed(32)
+    muffle_dpglmnet_warnings(dpglmnet(x, y, family = "binomial", epsilon = 50,
+                                      x.bounds = 6, ...))
+  }
+  rare <- fit_of(y)
+  s <- rare$settings
+  # the split intercept's proportion is released first (its ledger row), and
+  # the rarer class's released share decides
+  expect_true(s$split_intercept)
+  expect_lt(min(s$intercept_response_mean, 1 - s$intercept_response_mean), 0.05)
+  rows <- rare$privacy$mechanisms
+  expect_equal(rare$privacy$sensitivities$intercept_mean, 1 / n)
+  z <- rows$noise_multiplier[rows$key == "path"]
+  expected <- 0.02 * n / (2 * z)
+  expect_gt(expected, 1)
+  expect_equal(s$clip_factor, expected)
+  # capped at the largest term a coordinate holds: |x~_ij| times |l'| <= 1
+  r <- s$standardization
+  values <- pmax(abs(r$x_lower - r$x_center), abs(r$x_upper - r$x_center)) * r$x_scale
+  m <- s$smoothness_values
+  expect_equal(s$coordinate_clip, pmin(sqrt(m / sum(m)) * s$clip * expected, c(values, 1)))
+  expect_gt(min(s$coordinate_clip[1:2]), 1)
+  expect_equal(rare$privacy$sensitivities$path, 2 * s$coordinate_clip / n)
+  expect_equal(s$noise_sd, z * 2 * s$coordinate_clip / n)
+  expect_lte(rare$privacy$epsilon, 50)
+  # nearer the likelihood's slopes than the clip of 1 per coordinate, which
+  # cuts the rare class's terms
+  unit <- fit_of(y, clip = sqrt(5))
+  expect_equal(unit$settings$clip_factor, 1)
+  ref <- stats::coef(stats::glm(y ~ x, family = stats::binomial()))[2:3]
+  at <- min(rare$lambda)
+  err <- function(f) max(abs(as.numeric(coef(f, s = at))[2:3] - ref))
+  expect_lt(err(rare), 0.6 * err(unit))
+  # classes of similar size: not raised (the clip then acts as a robust loss)
+  common <- fit_of(as.numeric(eta > -5.5))
+  expect_equal(common$settings$clip_factor, 1)
+  # the rule reads the family's declaration, with the released mean
+  family <- getFromNamespace("dpglmnet_families", "dpglmnet")$binomial
+  expect_true(family$raised_clip(0.01))
+  expect_true(family$raised_clip(0.99))
+  expect_false(family$raised_clip(0.2))
+  expect_false(family$raised_clip(NULL))
+})
+
 test_that("a budget that affords fewer than 6 lambdas fits a single lambda", {
   choose_schedule <- getFromNamespace("choose_schedule", "dpglmnet")
   p <- 10
