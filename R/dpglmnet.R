@@ -503,11 +503,14 @@
 #'   does not shrink, while the noise does (public: from n and the
 #'   calibrated noise; `summary()` prints the factor; never with a `clip`
 #'   you give, nor for the Huber loss, whose terms are bounded). A binomial
-#'   fit raises it the same way only where the released proportion of the
-#'   rarer class (the split intercept's, a ledger row) is below 5%: the
-#'   clip then cuts mostly that class's terms, and its coefficients shrink
-#'   whatever the budget; with classes of similar size the cut falls on
-#'   both, as a robust loss, and the clip stays. With the default clip, a private DP-CD fit of a
+#'   DP-CD fit raises it the same way only where the released proportion
+#'   of the rarer class (the split intercept's, a ledger row) is below 5%:
+#'   the clip then cuts mostly that class's terms, and its coefficients
+#'   shrink whatever the budget; with classes of similar size the cut falls
+#'   on both, as a robust loss, and the clip stays. A binomial fit that
+#'   releases no proportion (with `weights`, an `offset`, `intercept =
+#'   FALSE`, or on the bound-scaled columns of moderate n) keeps it. With
+#'   the default clip, a private DP-CD fit of a
 #'   standardized gaussian response also adapts its clips as the fit
 #'   proceeds (the adaptive clip): before passes 1, 2, 4, 8, ... of each
 #'   lambda it releases the root mean square `s` of the residuals on the

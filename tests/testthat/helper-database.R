@@ -75,7 +75,7 @@ check_database_backend <- function(con) {
   DBI::dbWriteTable(con, "records_small", small$frame, overwrite = TRUE)
   large <- database_records(n = 20000, seed = 12)
   DBI::dbWriteTable(con, "records_large", large$frame, overwrite = TRUE)
-  # a rare class (about 2% ones): at a large budget its default clip is
+  # a rare class (0.5% ones): at a large budget its default clip is
   # raised from the split intercept's released proportion (R/dpcd.R)
   rare <- large
   rare$yb <- as.numeric(large$y > 4.3)
@@ -134,8 +134,9 @@ check_database_backend <- function(con) {
   # columns and no signal: closed)
   wide <- database_records(n = 6000, p = 30, seed = 13)
   DBI::dbWriteTable(con, "records_wide", wide$frame, overwrite = TRUE)
-  # (a gate on 5 columns without signal opens by chance about once in 10:
-  # this draw closes it, in both families, at the fits' seed)
+  # (a gate on 5 columns without signal opens by chance, about once in 7
+  # for these binomial data: this draw closes it, in both families, at the
+  # fits' seed)
   set.seed(15)
   blank <- matrix(rnorm(3000 * 5), 3000, 5, dimnames = list(NULL, paste0("v", 1:5)))
   noise <- list(x = blank, y = rnorm(3000), yb = as.numeric(runif(3000) < 0.3))

@@ -113,6 +113,15 @@ test_that("a binomial fit raises its default clip for a rare class only, from it
   # classes of similar size: not raised (the clip then acts as a robust loss)
   common <- fit_of(as.numeric(eta > -5.5))
   expect_equal(common$settings$clip_factor, 1)
+  # the rule reads the released proportion, not the data's: with the
+  # release traced to read a third of ones in place of the rare class (the
+  # fit's own y unchanged), no raise
+  trace(".private_mean_cpp", where = asNamespace("dpglmnet"), print = FALSE,
+        tracer = quote(y <- as.numeric(seq_along(y) %% 3 == 0)))
+  on.exit(untrace(".private_mean_cpp", where = asNamespace("dpglmnet")), add = TRUE)
+  common_released <- fit_of(y)
+  expect_equal(common_released$settings$intercept_response_mean, 1 / 3, tolerance = 0.05)
+  expect_equal(common_released$settings$clip_factor, 1)
   # the rule reads the family's declaration, with the released mean
   family <- getFromNamespace("dpglmnet_families", "dpglmnet")$binomial
   expect_true(family$raised_clip(0.01))

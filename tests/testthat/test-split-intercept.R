@@ -69,6 +69,29 @@ test_that("with features held at 0 every intercept step is exact given the relea
   }
 })
 
+test_that("the intercept's steps take the path row's multiplier after it is spread over the moving units", {
+  # (the split intercept's mean is released in DP-CD's setup, before the
+  # path row is respread over the coordinates that move: a constant column
+  # moves none, so the row's multiplier falls, and the intercept's steps
+  # must use the respread one)
+  d <- split_data(3000, 3, seed = 4)
+  x <- cbind(d$x, 0.5)
+  seen <- new.env()
+  trace(".dpcd_path_cpp", where = asNamespace("dpglmnet"), print = FALSE,
+        tracer = bquote(assign("settings", settings, envir = .(seen))))
+  on.exit(untrace(".dpcd_path_cpp", where = asNamespace("dpglmnet")), add = TRUE)
+  set.seed(5)
+  fit <- muffle_dpglmnet_warnings(dpglmnet(x, d$y, family = "binomial", epsilon = 1,
+                                           x.bounds = 5, nlambda = 3, passes = 2))
+  rows <- fit$privacy$mechanisms
+  path <- rows[rows$key == "path", ]
+  expect_true(fit$settings$standardization$x_constant[4])
+  expect_match(path$mechanism, "the row's budget spread over the others")
+  expect_equal(seen$settings$intercept_multiplier, path$noise_multiplier)
+  expect_equal(seen$settings$noise_sd[1], path$noise_multiplier * 2 *
+                 fit$settings$coordinate_clip[1] / 3000)
+})
+
 test_that("a released proportion at or beyond 0 or 1 is clamped before the steps use it", {
   # (an independent review: 97% ones at epsilon 0.3 released 1.3, and b0
   # then climbed to 14 in 10 passes)
