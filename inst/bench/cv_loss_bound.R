@@ -84,10 +84,6 @@ if ("--wooldridge" %in% args) {
 }
 if (!requireNamespace("glmnet", quietly = TRUE)) stop("this benchmark needs glmnet")
 test_error <- function(link, y) mean((y - link)^2)
-clamp_frame <- function(x, bounds) {
-  for (v in names(bounds)) x[[v]] <- pmin(pmax(x[[v]], -bounds[[v]]), bounds[[v]])
-  x
-}
 multiples <- 2^(10:-3)
 family <- dpglmnet:::dpglmnet_family("gaussian")
 
@@ -96,14 +92,11 @@ fits <- list()
 for (name in names(loaders)) {
   d <- loaders[[name]]()
   if (is.null(d) || d$family != "gaussian") next
-  complete <- stats::complete.cases(d$x) & !is.na(d$y)
-  d$x <- d$x[complete, , drop = FALSE]
-  d$y <- d$y[complete]
-  n <- nrow(d$x)
-  numeric_columns <- names(d$x)[vapply(d$x, is.numeric, logical(1))]
-  x.bounds <- lapply(d$x[numeric_columns], function(v) 2 * max(abs(v)))
-  y.bound <- 2 * max(abs(d$y))
-  mm <- function(frame) stats::model.matrix(~ ., frame)[, -1L, drop = FALSE]
+  # (real_sets.R's preparation, clamp_frame() and mm())
+  d <- prepared_set(d)
+  n <- d$n
+  x.bounds <- d$x.bounds
+  y.bound <- d$y.bound
   for (split in seq_len(splits)) {
     set.seed(3000 + split)
     train <- sort(sample.int(n, round(0.8 * n)))

@@ -730,12 +730,26 @@ if ("--sweep6" %in% args) loaders <- c(loaders, sweep6_loaders)
 if ("--sweep7" %in% args) loaders <- c(loaders, sweep7_loaders)
 if (!is.null(only)) loaders <- all_loaders[intersect(only, names(all_loaders))]
 
-test_error <- function(family, link, y) {
-  if (family == "gaussian") mean((y - link)^2) else mean((link > 0) != (y > 0.5))
+# A loaded set with its complete cases and the crude public bounds (2 max
+# |x| per numeric column, 2 max |y| for a gaussian y), shared with
+# inst/bench/cv_loss_bound.R; its clamp and model matrix below.
+prepared_set <- function(d) {
+  complete <- stats::complete.cases(d$x) & !is.na(d$y)
+  d$x <- d$x[complete, , drop = FALSE]
+  d$y <- d$y[complete]
+  numeric_columns <- names(d$x)[vapply(d$x, is.numeric, logical(1))]
+  c(d, list(n = nrow(d$x),
+            x.bounds = lapply(d$x[numeric_columns], function(v) 2 * max(abs(v))),
+            y.bound = if (d$family == "gaussian") 2 * max(abs(d$y))))
 }
 clamp_frame <- function(x, bounds) {
   for (v in names(bounds)) x[[v]] <- pmin(pmax(x[[v]], -bounds[[v]]), bounds[[v]])
   x
+}
+mm <- function(frame) stats::model.matrix(~ ., frame)[, -1L, drop = FALSE]
+
+test_error <- function(family, link, y) {
+  if (family == "gaussian") mean((y - link)^2) else mean((link > 0) != (y > 0.5))
 }
 guarded <- function(expr) {
   warn <- 0L
@@ -786,14 +800,10 @@ for (name in names(loaders)) {
     cat(sprintf("%s: skipped (its package is not installed)\n", name))
     next
   }
-  complete <- stats::complete.cases(d$x) & !is.na(d$y)
-  d$x <- d$x[complete, , drop = FALSE]
-  d$y <- d$y[complete]
-  n <- nrow(d$x)
-  numeric_columns <- names(d$x)[vapply(d$x, is.numeric, logical(1))]
-  x.bounds <- lapply(d$x[numeric_columns], function(v) 2 * max(abs(v)))
-  y.bound <- if (d$family == "gaussian") 2 * max(abs(d$y)) else NULL
-  mm <- function(frame) stats::model.matrix(~ ., frame)[, -1L, drop = FALSE]
+  d <- prepared_set(d)
+  n <- d$n
+  x.bounds <- d$x.bounds
+  y.bound <- d$y.bound
   p <- ncol(mm(d$x[1:2, , drop = FALSE]))
   t0 <- proc.time()[[3]]
   for (split in seq_len(splits)) {
